@@ -1,0 +1,22 @@
+import type { Transaction } from "kysely";
+import type { AppContext } from "../context.js";
+import type { DB } from "../store/schema.js";
+import type { Notice } from "../events/bus.js";
+
+export type Tx = Transaction<DB>;
+
+/** Collects the events an action implies; they are published only once it commits. */
+export class PendingEvents {
+  readonly notices: Notice[] = [];
+  send(notice: Notice): void {
+    this.notices.push(notice);
+  }
+}
+
+/** Runs one state change in one transaction, then publishes its events. */
+export async function runAction<T>(app: AppContext, fn: (tx: Tx, events: PendingEvents) => Promise<T>): Promise<T> {
+  const events = new PendingEvents();
+  const result = await app.db.transaction().execute((tx) => fn(tx, events));
+  for (const notice of events.notices) app.bus.publish(notice);
+  return result;
+}

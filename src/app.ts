@@ -1,0 +1,88 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import formbody from "@fastify/formbody";
+import multipart from "@fastify/multipart";
+import { pino } from "pino";
+import type { AppContext } from "./context.js";
+import { ZulipError } from "./http/errors.js";
+import type { EndpointDef, Method } from "./http/endpoint.js";
+import { ALL_ENDPOINTS } from "./routes/index.js";
+
+const API_PREFIX = "/api/v1";
+
+function sendJson(reply: import("fastify").FastifyReply, status: number, body: Record<string, unknown>) {
+  return reply.status(status).type("application/json").send(JSON.stringify(body) + "\n");
+}
+
+/** Builds the HTTP server: Zulip's request formats, error envelope, and every endpoint. */
+export async function buildServer(app: AppContext, endpoints: EndpointDef[] = ALL_ENDPOINTS): Promise<FastifyInstance> {
+  const server = Fastify({
+    loggerInstance: app.log as unknown as FastifyBaseLogger,
+    // One log line per request comes from the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 25 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  await server.register(formbody);
+  await server.register(multipart, { attachFieldsToBody: "keyValues", limits: { fileSize: 25 * 1024 * 1024 } });
+  // Zulip reads parameters only from form bodies; any other body is accepted and ignored.
+  server.removeContentTypeParser(["application/json", "text/plain"]);
+  server.addContentTypeParser("*", { parseAs: "buffer" }, (_req, _body, done) => done(null, {}));
+
+  server.addHook("onResponse", async (request, reply) => {
+    app.log.info({
+      method: request.method,
+      route: request.routeOptions.url ?? request.url.split("?")[0],
+      status: reply.statusCode,
+      duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+      user_id: request.callerId ?? null,
+    });
+  });
+
+  server.setErrorHandler((error: Error, request, reply) => {
+    if (error instanceof ZulipError) {
+      reply.headers(error.headers);
+      return sendJson(reply, error.status, { result: "error", msg: error.msg, code: error.code, ...error.data });
+    }
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) {
+      return sendJson(reply, status, { result: "error", msg: error.message, code: "BAD_REQUEST" });
+    }
+    request.log.error({ err: error, route: request.routeOptions.url }, "unhandled error");
+    return sendJson(reply, 500, { result: "error", msg: "Internal server error" });
+  });
+
+  server.setNotFoundHandler((_request, reply) =>
+    sendJson(reply, 404, { result: "error", msg: "Not Found", code: "BAD_REQUEST" }),
+  );
+
+  await server.register(
+    async (api) => {
+      const methodsByPath = new Map<string, Set<Method>>();
+      for (const def of endpoints) {
+        def.register(api, app);
+        if (!methodsByPath.has(def.path)) methodsByPath.set(def.path, new Set());
+        methodsByPath.get(def.path)!.add(def.method);
+      }
+      // A known path called with another method gets Zulip's 405.
+      const all: Method[] = ["GET", "POST", "PATCH", "PUT", "DELETE"];
+      for (const [path, methods] of methodsByPath) {
+        const others = all.filter((m) => !methods.has(m));
+        if (!others.length) continue;
+        api.route({
+          method: others,
+          url: path,
+          handler: async (_req, reply) =>
+            sendJson(reply, 405, { result: "error", msg: "Method Not Allowed", allowed_methods: [...methods] }),
+        });
+      }
+    },
+    { prefix: API_PREFIX },
+  );
+
+  return server;
+}
+
+export function createLogger(level: string) {
+  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
+}

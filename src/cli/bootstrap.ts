@@ -1,0 +1,28 @@
+import type { AppContext } from "../context.js";
+import { createRealmInTx } from "../actions/realms.js";
+import { createUserInTx } from "../actions/users.js";
+import { runAction } from "../actions/run.js";
+import { Role } from "../domain/roles.js";
+import { zuliprcText } from "./zuliprc.js";
+
+/**
+ * On the first start with an empty database, creates an organization and its owner so a
+ * Zulip client can connect at once. Returns nothing when an organization already exists.
+ */
+export async function bootstrapFirstRealm(app: AppContext) {
+  const existing = await app.db.selectFrom("realms").select("id").limit(1).executeTakeFirst();
+  if (existing) return undefined;
+  return runAction(app, async (tx) => {
+    const realm = await createRealmInTx(tx, app, {
+      stringId: "",
+      name: process.env.CONFAB_REALM_NAME ?? "Confab",
+      description: "A Zulip-compatible organization served by Confab.",
+    });
+    const owner = await createUserInTx(tx, app, realm, {
+      email: process.env.CONFAB_OWNER_EMAIL ?? "owner@example.com",
+      fullName: "Organization Owner",
+      role: Role.OWNER,
+    });
+    return { realm, owner, zuliprc: zuliprcText(owner.delivery_email, owner.api_key, app.config.externalUrl) };
+  });
+}

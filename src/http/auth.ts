@@ -1,0 +1,48 @@
+import type { FastifyRequest } from "fastify";
+import type { AppContext } from "../context.js";
+import { getUserByApiKey, type UserRow } from "../store/users.js";
+import { getRealm, type Realm } from "../store/realms.js";
+import { ZulipError, unauthorized } from "./errors.js";
+
+export interface Caller {
+  user: UserRow;
+  realm: Realm;
+  /** The client name Zulip records on messages. */
+  clientName: string;
+}
+
+const API_KEY_SHAPE = /^[A-Za-z0-9]{32}$/;
+
+/** Reads HTTP Basic `email:api_key` credentials, failing exactly as Zulip's API does. */
+export async function authenticate(app: AppContext, request: FastifyRequest): Promise<Caller> {
+  const header = request.headers.authorization;
+  if (!header) throw unauthorized("Not logged in: API authentication or user session required");
+  const parts = header.trim().split(/\s+/);
+  if (parts.length !== 2) throw unauthorized("Invalid authorization header for basic auth");
+  const [scheme, encoded] = parts;
+  if (scheme.toLowerCase() !== "basic") {
+    throw new ZulipError("This endpoint requires HTTP basic authentication.", "BAD_REQUEST", 400);
+  }
+  const decoded = Buffer.from(encoded, "base64").toString("utf8");
+  if (decoded.split(":").length !== 2) throw unauthorized("Invalid authorization header for basic auth");
+  const [email, apiKey] = decoded.split(":").map((s) => s.trim());
+
+  if (!API_KEY_SHAPE.test(apiKey)) throw unauthorized("Malformed API key");
+  const user = await getUserByApiKey(app.db, apiKey);
+  if (!user || user.delivery_email.toLowerCase() !== email.toLowerCase()) throw unauthorized("Invalid API key");
+  const realm = await getRealm(app.db, user.realm_id);
+  if (!realm || realm.deactivated) throw unauthorized("This organization has been deactivated");
+  if (user.is_active !== 1) throw unauthorized("Account is deactivated");
+  return { user, realm, clientName: clientName(request) };
+}
+
+export function clientName(request: FastifyRequest): string {
+  const fromParam = (request.body as Record<string, unknown> | undefined)?.client ?? (request.query as Record<string, unknown>)?.client;
+  if (typeof fromParam === "string" && fromParam) return fromParam;
+  const ua = request.headers["user-agent"];
+  if (ua) {
+    const name = ua.split("/")[0].trim();
+    if (name) return name;
+  }
+  return "Unspecified";
+}

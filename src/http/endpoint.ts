@@ -1,0 +1,110 @@
+/**
+ * How a route is declared: method, path, typed parameters, an optional guard that runs
+ * before parameters are read (as Zulip's decorators do), and a handler that calls an action.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { AppContext } from "../context.js";
+import { authenticate, clientName, type Caller } from "./auth.js";
+import { parseParams, rawParams, unusedParameters, type ParamSpecs, type ParamValues } from "./params.js";
+
+export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+type Body = Record<string, unknown>;
+
+interface BaseContext {
+  app: AppContext;
+  /** Path parameters; those declared as `:name(\\d+)` are numbers. */
+  path: Record<string, number | string>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+export interface PublicContext extends BaseContext {
+  clientName: string;
+}
+export interface AuthedContext extends BaseContext {
+  caller: Caller;
+}
+
+export interface EndpointDef {
+  method: Method;
+  path: string;
+  register(server: FastifyInstance, app: AppContext): void;
+}
+
+/** Sends Zulip's success envelope; the body ends with a newline, as Zulip's does. */
+export function sendSuccess(reply: FastifyReply, data: Body, ignored: string[] = []): FastifyReply {
+  const body: Body = { result: "success", msg: "", ...data };
+  if (ignored.length) body.ignored_parameters_unsupported = ignored;
+  return reply.status(200).type("application/json").send(JSON.stringify(body) + "\n");
+}
+
+function pathValues(request: FastifyRequest): Record<string, number | string> {
+  const out: Record<string, number | string> = {};
+  for (const [k, v] of Object.entries((request.params ?? {}) as Record<string, string>)) {
+    out[k] = /^\d+$/.test(v) ? Number(v) : decodeURIComponent(v);
+  }
+  return out;
+}
+
+function sources(request: FastifyRequest): [unknown, unknown] {
+  // GET parameters come only from the query string.
+  return [request.method === "GET" ? undefined : request.body, request.query];
+}
+
+interface Def<S extends ParamSpecs, C> {
+  method: Method;
+  path: string;
+  params: S;
+  guard?: (ctx: C) => void | Promise<void>;
+  handler: (ctx: C, params: ParamValues<S>) => Promise<Body | void>;
+}
+
+function define<S extends ParamSpecs, C extends BaseContext>(
+  def: Def<S, C>,
+  makeContext: (app: AppContext, request: FastifyRequest, reply: FastifyReply) => Promise<C>,
+): EndpointDef {
+  return {
+    method: def.method,
+    path: def.path,
+    register(server, app) {
+      server.route({
+        method: def.method,
+        url: def.path,
+        handler: async (request, reply) => {
+          const ctx = await makeContext(app, request, reply);
+          if (def.guard) await def.guard(ctx);
+          const raw = rawParams(...sources(request));
+          const params = parseParams(raw, def.params);
+          const data = await def.handler(ctx, params);
+          if (reply.sent) return reply;
+          return sendSuccess(reply, data ?? {}, unusedParameters(raw, def.params));
+        },
+      });
+    },
+  };
+}
+
+/** An endpoint that requires HTTP Basic authentication. */
+export function endpoint<S extends ParamSpecs>(def: Def<S, AuthedContext>): EndpointDef {
+  return define(def, async (app, request, reply) => {
+    const caller = await authenticate(app, request);
+    request.callerId = caller.user.id;
+    return { app, caller, path: pathValues(request), request, reply };
+  });
+}
+
+/** An endpoint anyone may call. */
+export function publicEndpoint<S extends ParamSpecs>(def: Def<S, PublicContext>): EndpointDef {
+  return define(def, async (app, request, reply) => ({
+    app,
+    clientName: clientName(request),
+    path: pathValues(request),
+    request,
+    reply,
+  }));
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    callerId?: number;
+  }
+}

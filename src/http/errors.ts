@@ -1,0 +1,64 @@
+/**
+ * The one error type of the API. Everything a request can fail with is a ZulipError;
+ * the error handler turns it into Zulip's envelope: {result, msg, code, ...data}.
+ */
+export class ZulipError extends Error {
+  constructor(
+    readonly msg: string,
+    readonly code: string = "BAD_REQUEST",
+    readonly status: number = 400,
+    readonly data: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(msg);
+  }
+}
+
+export const badRequest = (msg: string, data: Record<string, unknown> = {}) =>
+  new ZulipError(msg, "BAD_REQUEST", 400, data);
+
+/** Zulip's ResourceNotFoundError: code BAD_REQUEST with HTTP 404. */
+export const notFound = (msg: string) => new ZulipError(msg, "BAD_REQUEST", 404);
+
+export const missingArgument = (name: string) =>
+  new ZulipError(`Missing '${name}' argument`, "REQUEST_VARIABLE_MISSING", 400, { var_name: name });
+
+export const confusingArguments = (a: string, b: string) =>
+  new ZulipError(`Can't decide between '${a}' and '${b}' arguments`, "REQUEST_CONFUSING_VAR", 400);
+
+export const incompatibleParameters = (names: string[]) =>
+  new ZulipError(`Unsupported parameter combination: ${names.join(", ")}`, "BAD_REQUEST", 400, {
+    parameters: names.join(", "),
+  });
+
+export const adminRequired = () =>
+  new ZulipError("Must be an organization administrator", "UNAUTHORIZED_PRINCIPAL", 400);
+
+export const ownerRequired = () =>
+  new ZulipError("Must be an organization owner", "UNAUTHORIZED_PRINCIPAL", 400);
+
+export const memberRequired = () =>
+  new ZulipError("Must be an organization member", "UNAUTHORIZED_PRINCIPAL", 400);
+
+const BASIC_CHALLENGE = { "WWW-Authenticate": 'Basic realm="zulip"' };
+
+/** Failures of HTTP Basic credentials: always 401 UNAUTHORIZED with a Basic challenge. */
+export const unauthorized = (msg: string) =>
+  new ZulipError(msg, "UNAUTHORIZED", 401, {}, BASIC_CHALLENGE);
+
+export const userDeactivated = () =>
+  new ZulipError("Account is deactivated", "USER_DEACTIVATED", 401);
+
+export const realmDeactivated = () =>
+  new ZulipError("This organization has been deactivated", "REALM_DEACTIVATED", 401);
+
+export const authenticationFailed = () =>
+  new ZulipError("Your username or password is incorrect", "AUTHENTICATION_FAILED", 401);
+
+export const streamDoesNotExistById = (streamId: number) =>
+  new ZulipError(`Channel with ID '${streamId}' does not exist`, "STREAM_DOES_NOT_EXIST", 400, {
+    stream_id: streamId,
+  });
+
+export const streamDoesNotExistByName = (name: string) =>
+  new ZulipError(`Channel '${name}' does not exist`, "STREAM_DOES_NOT_EXIST", 400, { stream: name });

@@ -1,0 +1,144 @@
+import type { FastifyRequest } from "fastify";
+import type { AppContext } from "../context.js";
+import { publicEndpoint } from "../http/endpoint.js";
+import { P } from "../http/params.js";
+import { ZulipError, authenticationFailed, badRequest, realmDeactivated, userDeactivated } from "../http/errors.js";
+import { getDefaultRealm, getRealmByStringId, type Realm } from "../store/realms.js";
+import { getUserByDeliveryEmail, listUsers } from "../store/users.js";
+import { verifyPassword } from "../security/credentials.js";
+import { FEATURE_LEVEL, ZULIP_VERSION } from "../domain/limits.js";
+import { renderMarkdown } from "../markdown/render.js";
+
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The organization a request addresses: by subdomain when one matches, else the default one. */
+export async function realmForHost(app: AppContext, request: FastifyRequest): Promise<Realm | undefined> {
+  const host = (request.headers.host ?? "").split(":")[0];
+  const label = host.split(".")[0];
+  if (host.includes(".") && label) {
+    const bySubdomain = await getRealmByStringId(app.db, label);
+    if (bySubdomain) return bySubdomain;
+  }
+  return getDefaultRealm(app.db);
+}
+
+function validateLoginEmail(username: string): string {
+  const email = username.trim();
+  if (!EMAIL_SHAPE.test(email)) throw badRequest("Enter a valid email address.");
+  return email;
+}
+
+/** Looks up the user for a login, with Zulip's failure codes in Zulip's order. */
+async function loginUser(app: AppContext, request: FastifyRequest, email: string) {
+  const realm = await realmForHost(app, request);
+  if (!realm) throw new ZulipError("Invalid subdomain", "NONEXISTENT_SUBDOMAIN", 404);
+  const user = await getUserByDeliveryEmail(app.db, realm.id, email);
+  if (user && user.is_active !== 1) throw userDeactivated();
+  if (realm.deactivated) throw realmDeactivated();
+  return { realm, user };
+}
+
+const apiKeyResponse = (user: { api_key: string; delivery_email: string; id: number }) => ({
+  api_key: user.api_key,
+  email: user.delivery_email,
+  user_id: user.id,
+});
+
+export const authRoutes = [
+  publicEndpoint({
+    method: "GET",
+    path: "/server_settings",
+    params: {},
+    handler: async ({ app, request, clientName }) => {
+      const realm = await realmForHost(app, request);
+      const dev = app.config.development;
+      const settings: Record<string, unknown> = {
+        authentication_methods: {
+          password: true,
+          dev,
+          email: true,
+          ldap: false,
+          remoteuser: false,
+          github: false,
+          azuread: false,
+          gitlab: false,
+          apple: false,
+          google: false,
+          saml: false,
+          "openid connect": false,
+        },
+        external_authentication_methods: [],
+        zulip_feature_level: FEATURE_LEVEL,
+        zulip_version: ZULIP_VERSION,
+        zulip_merge_base: ZULIP_VERSION,
+        push_notifications_enabled: false,
+        is_incompatible: clientName === "ZulipInvalid",
+      };
+      if (realm) {
+        Object.assign(settings, {
+          email_auth_enabled: true,
+          require_email_format_usernames: true,
+          realm_url: app.config.externalUrl,
+          realm_uri: app.config.externalUrl,
+          realm_name: realm.name,
+          realm_icon: `${app.config.externalUrl}/static/images/default-avatar.png`,
+          realm_description: renderMarkdown(realm.description).html,
+          realm_web_public_access_enabled: app.config.webPublicStreamsEnabled && realm.props.enable_spectator_access,
+        });
+      }
+      return settings;
+    },
+  }),
+
+  publicEndpoint({
+    method: "POST",
+    path: "/fetch_api_key",
+    params: { username: P.string(), password: P.string() },
+    handler: async ({ app, request }, { username, password }) => {
+      const email = validateLoginEmail(username);
+      const { user } = await loginUser(app, request, email);
+      if (!user || user.is_bot === 1 || !(await verifyPassword(password, user.password_hash))) {
+        throw authenticationFailed();
+      }
+      return apiKeyResponse(user);
+    },
+  }),
+
+  publicEndpoint({
+    method: "POST",
+    path: "/dev_fetch_api_key",
+    guard: ({ app }) => {
+      if (!app.config.development) throw badRequest("Endpoint not available in production.");
+    },
+    params: { username: P.string() },
+    handler: async ({ app, request }, { username }) => {
+      const email = validateLoginEmail(username);
+      const { user } = await loginUser(app, request, email);
+      if (!user) throw authenticationFailed();
+      return apiKeyResponse(user);
+    },
+  }),
+
+  publicEndpoint({
+    method: "GET",
+    path: "/dev_list_users",
+    guard: ({ app }) => {
+      if (!app.config.development) throw badRequest("Endpoint not available in production.");
+    },
+    params: {},
+    handler: async ({ app, request }) => {
+      const realm = await realmForHost(app, request);
+      const users = realm ? await listUsers(app.db, realm.id) : [];
+      const humans = users.filter((u) => u.is_active === 1 && u.is_bot === 0);
+      const entry = (u: (typeof users)[number]) => ({
+        email: u.delivery_email,
+        realm_uri: app.config.externalUrl,
+        realm_url: app.config.externalUrl,
+      });
+      return {
+        direct_admins: humans.filter((u) => u.role <= 200).map(entry),
+        direct_users: humans.filter((u) => u.role > 200).map(entry),
+      };
+    },
+  }),
+];

@@ -1,0 +1,205 @@
+/**
+ * Row types of the one schema both databases share. Booleans are stored as 0/1 integers
+ * so that SQLite and PostgreSQL return the same values; timestamps are UNIX seconds.
+ */
+import type { Generated, Kysely, Transaction } from "kysely";
+
+export type Flag = 0 | 1;
+
+export interface RealmTable {
+  id: Generated<number>;
+  string_id: string;
+  name: string;
+  description: string;
+  date_created: number;
+  deactivated: Flag;
+  /** JSON object of scalar organization settings (see domain/realm_settings.ts). */
+  props: string;
+  /** JSON object: permission setting name -> user_groups.id. */
+  group_settings: string;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  realm_id: number;
+  email: string;
+  delivery_email: string;
+  full_name: string;
+  role: number;
+  is_active: Flag;
+  is_bot: Flag;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  is_system_bot: Flag;
+  api_key: string;
+  password_hash: string | null;
+  date_joined: number;
+  timezone: string;
+  presence_enabled: Flag;
+  /** JSON object of further per-user settings. */
+  props: string;
+}
+
+export interface UserGroupTable {
+  id: Generated<number>;
+  realm_id: number;
+  /** null for the anonymous groups that hold a group-setting value. */
+  name: string | null;
+  description: string;
+  is_system_group: Flag;
+  date_created: number | null;
+  creator_id: number | null;
+  deactivated: Flag;
+  /** JSON object: permission setting name -> user_groups.id. */
+  group_settings: string;
+}
+
+export interface UserGroupMemberTable {
+  group_id: number;
+  user_id: number;
+}
+
+export interface UserGroupSubgroupTable {
+  group_id: number;
+  subgroup_id: number;
+}
+
+export interface RecipientTable {
+  id: Generated<number>;
+  /** 1 = a user (direct messages), 2 = a channel, 3 = a direct-message group. */
+  type: number;
+  type_id: number;
+}
+
+export interface DirectMessageGroupTable {
+  id: Generated<number>;
+  realm_id: number;
+  /** Sorted comma-joined user ids: the group's identity. */
+  user_ids: string;
+}
+
+export interface ChannelFolderTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  description: string;
+  rendered_description: string;
+  order: number;
+  date_created: number;
+  creator_id: number | null;
+  is_archived: Flag;
+}
+
+export const CHANNEL_GROUP_SETTINGS = [
+  "can_add_subscribers_group",
+  "can_administer_channel_group",
+  "can_delete_any_message_group",
+  "can_delete_own_message_group",
+  "can_move_messages_out_of_channel_group",
+  "can_move_messages_within_channel_group",
+  "can_remove_subscribers_group",
+  "can_resolve_topics_group",
+  "can_send_message_group",
+  "can_subscribe_group",
+] as const;
+export type ChannelGroupSetting = (typeof CHANNEL_GROUP_SETTINGS)[number];
+
+export type StreamTable = {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  description: string;
+  rendered_description: string;
+  invite_only: Flag;
+  is_web_public: Flag;
+  history_public_to_subscribers: Flag;
+  date_created: number;
+  creator_id: number | null;
+  /** null = organization default, -1 = unlimited. */
+  message_retention_days: number | null;
+  is_archived: Flag;
+  folder_id: number | null;
+  topics_policy: string;
+  recipient_id: number | null;
+  first_message_id: number | null;
+} & { [K in ChannelGroupSetting]: number };
+
+export interface DefaultStreamTable {
+  realm_id: number;
+  stream_id: number;
+}
+
+export interface SubscriptionTable {
+  user_id: number;
+  stream_id: number;
+  active: Flag;
+  color: string;
+  /** JSON object of per-subscription display and notification settings. */
+  props: string;
+}
+
+export interface MessageTable {
+  id: Generated<number>;
+  realm_id: number;
+  sender_id: number;
+  recipient_id: number;
+  /** Channel messages only. */
+  stream_id: number | null;
+  topic: string;
+  /** Direct messages only: sorted comma-joined ids of every participant. */
+  dm_key: string | null;
+  content: string;
+  rendered_content: string;
+  client: string;
+  date_sent: number;
+  last_edit_time: number | null;
+  last_moved_time: number | null;
+}
+
+export interface UserMessageTable {
+  user_id: number;
+  message_id: number;
+  flags: number;
+}
+
+export interface CustomProfileFieldTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  hint: string;
+  field_type: number;
+  field_data: string;
+  order: number;
+  display_in_profile_summary: Flag;
+  required: Flag;
+  editable_by_user: Flag;
+}
+
+export interface CustomProfileValueTable {
+  user_id: number;
+  field_id: number;
+  value: string;
+  rendered_value: string | null;
+}
+
+export interface DB {
+  realms: RealmTable;
+  users: UserTable;
+  user_groups: UserGroupTable;
+  user_group_members: UserGroupMemberTable;
+  user_group_subgroups: UserGroupSubgroupTable;
+  recipients: RecipientTable;
+  direct_message_groups: DirectMessageGroupTable;
+  channel_folders: ChannelFolderTable;
+  streams: StreamTable;
+  default_streams: DefaultStreamTable;
+  subscriptions: SubscriptionTable;
+  messages: MessageTable;
+  user_messages: UserMessageTable;
+  custom_profile_fields: CustomProfileFieldTable;
+  custom_profile_values: CustomProfileValueTable;
+}
+
+export type Db = Kysely<DB>;
+/** Anything queries can run on: the database or an open transaction. */
+export type Executor = Kysely<DB> | Transaction<DB>;

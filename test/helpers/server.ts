@@ -1,0 +1,66 @@
+/**
+ * Test servers: a real Confab listening on a loopback port, on a fresh SQLite file or, when
+ * CONFAB_TEST_PG_URL is set, a fresh PostgreSQL database created for this server alone.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { loadConfig, type Config } from "../../src/config.js";
+import { startConfab, type Running } from "../../src/server.js";
+import type { Clock } from "../../src/context.js";
+
+export interface TestServer extends Running {
+  dataDir: string;
+}
+
+/** A clock tests move by hand. */
+export class ManualClock implements Clock {
+  constructor(public current = Date.now() / 1000) {}
+  now() {
+    return this.current;
+  }
+  advance(seconds: number) {
+    this.current += seconds;
+  }
+}
+
+async function freshPgDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `confab_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startTestServer(overrides: Partial<Config> = {}, opts: { clock?: Clock } = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "confab-test-"));
+  const pgAdmin = process.env.CONFAB_TEST_PG_URL;
+  const database = pgAdmin ? await freshPgDatabase(pgAdmin) : undefined;
+  const config = loadConfig(
+    { CONFAB_DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent" },
+    { port: 0, databaseUrl: database?.url, ...overrides },
+  );
+  const running = await startConfab(config, opts);
+  return {
+    ...running,
+    dataDir,
+    async close() {
+      await running.close();
+      await database?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
