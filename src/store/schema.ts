@@ -182,6 +182,35 @@ export interface CustomProfileValueTable {
   rendered_value: string | null;
 }
 
+export interface DraftTable {
+  id: Generated<number>;
+  user_id: number;
+  stream_id: number | null;
+  /** Direct-message drafts: sorted comma-joined ids of every participant, the owner included. */
+  dm_key: string | null;
+  topic: string;
+  content: string;
+  /** UNIX seconds, with fractions. */
+  last_edit_time: number;
+}
+
+export interface SavedSnippetTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  title: string;
+  content: string;
+  date_created: number;
+}
+
+export interface AlertWordTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  /** As the user spelled it; matching ignores case. */
+  word: string;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -198,6 +227,9 @@ export interface DB {
   user_messages: UserMessageTable;
   custom_profile_fields: CustomProfileFieldTable;
   custom_profile_values: CustomProfileValueTable;
+  drafts: DraftTable;
+  saved_snippets: SavedSnippetTable;
+  alert_words: AlertWordTable;
 }
 
 export type Db = Kysely<DB>;
