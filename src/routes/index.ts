@@ -1,6 +1,15 @@
 import type { EndpointDef } from "../http/endpoint.js";
 import { authRoutes } from "./auth.js";
 import { userRoutes } from "./users.js";
+import { draftRoutes } from "./drafts.js";
+import { savedSnippetRoutes } from "./saved_snippets.js";
+import { alertWordRoutes } from "./alert_words.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
-export const ALL_ENDPOINTS: EndpointDef[] = [...authRoutes, ...userRoutes];
+export const ALL_ENDPOINTS: EndpointDef[] = [
+  ...authRoutes,
+  ...userRoutes,
+  ...draftRoutes,
+  ...savedSnippetRoutes,
+  ...alertWordRoutes,
+];
