@@ -84,7 +84,8 @@ function zodMessage(name: string, error: z.ZodError): string {
     case "invalid_union":
       return `Invalid ${where}`;
     case "unrecognized_keys":
-      return `Argument "${issue.keys[0]}" at ${where} is unexpected`;
+      // Zulip names the location of the unexpected key itself.
+      return `Argument "${issue.keys[0]}" at ${locate(name, [...issue.path, issue.keys[0]])} is unexpected`;
     case "invalid_format":
       return `${where} has invalid format`;
     default:

@@ -169,7 +169,7 @@ describe("POST /drafts", () => {
       [[streamDraft({ content: 5 })], 'drafts[0]["content"] is not a string'],
       [[streamDraft({ timestamp: "now" })], 'drafts[0]["timestamp"]["int"] is not an integer'],
       [[streamDraft({ timestamp: true })], 'drafts[0]["timestamp"]["int"] is not an integer'],
-      [[streamDraft(), streamDraft({ id: 3 })], 'Argument "id" at drafts[1] is unexpected'],
+      [[streamDraft(), streamDraft({ id: 3 })], 'Argument "id" at drafts[1]["id"] is unexpected'],
       [[streamDraft({ content: "a\u0000b" })], "Message must not contain null bytes"],
       [[streamDraft({ to: [10], topic: "thinking about \u0000" })], "Topic must not contain null bytes"],
       [[streamDraft({ timestamp: -10.1 })], "Timestamp must not be negative."],

@@ -33,7 +33,7 @@ describe("parameter parsing", () => {
     fails(() => parse({ l: P.intList() }, { l: "{}" }), "l is not a list");
     fails(() => parse({ l: P.intList() }, { l: '[1,"x"]' }), "l[1] is not an integer");
     fails(() => parse({ o: P.json(z.object({ a: z.string() })) }, { o: "[]" }), "o is not a dict");
-    fails(() => parse({ o: P.json(z.strictObject({ a: z.string() })) }, { o: '{"a":"x","b":1}' }), 'Argument "b" at o is unexpected');
+    fails(() => parse({ o: P.json(z.strictObject({ a: z.string() })) }, { o: '{"a":"x","b":1}' }), 'Argument "b" at o["b"] is unexpected');
     fails(() => parse({ o: P.json(z.object({ a: z.string() })) }, { o: '{"a":1}' }), 'o["a"] is not a string');
   });
 
