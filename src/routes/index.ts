@@ -1,6 +1,9 @@
 import type { EndpointDef } from "../http/endpoint.js";
 import { authRoutes } from "./auth.js";
 import { userRoutes } from "./users.js";
+import { streamRoutes } from "./streams.js";
+import { subscriptionRoutes } from "./subscriptions.js";
+import { messageRoutes } from "./messages.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
-export const ALL_ENDPOINTS: EndpointDef[] = [...authRoutes, ...userRoutes];
+export const ALL_ENDPOINTS: EndpointDef[] = [...authRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes];
