@@ -48,8 +48,9 @@ export async function senderFacts(db: Executor, user: UserRow, streamId: number)
   return facts;
 }
 
+/** Active users of the organization; Zulip keeps system bots in a realm of their own. */
 async function activeUsers(db: Executor, realmId: number) {
-  return db.selectFrom("users").select(["id", "role"]).where("realm_id", "=", realmId).where("is_active", "=", 1).execute();
+  return db.selectFrom("users").select(["id", "role"]).where("realm_id", "=", realmId).where("is_active", "=", 1).where("is_system_bot", "=", 0).execute();
 }
 
 /** Active users who can see a channel's metadata, and so receive its events. */
