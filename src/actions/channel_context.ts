@@ -49,8 +49,15 @@ export async function senderFacts(db: Executor, user: UserRow, streamId: number)
 }
 
 /** Active users of the organization; Zulip keeps system bots in a realm of their own. */
-async function activeUsers(db: Executor, realmId: number) {
-  return db.selectFrom("users").select(["id", "role"]).where("realm_id", "=", realmId).where("is_active", "=", 1).where("is_system_bot", "=", 0).execute();
+export async function activeUsers(db: Executor, realmId: number) {
+  return db
+    .selectFrom("users")
+    .select(["id", "role"])
+    .where("realm_id", "=", realmId)
+    .where("is_active", "=", 1)
+    .where("is_system_bot", "=", 0)
+    .orderBy("id")
+    .execute();
 }
 
 /** Active users who can see a channel's metadata, and so receive its events. */

@@ -31,7 +31,7 @@ import {
   hasBasicAccess,
   type UserFacts,
 } from "../domain/channel_access.js";
-import { channelFacts, metadataAccessUserIds, streamDisplayData, userFacts } from "./channel_context.js";
+import { activeUsers, channelFacts, metadataAccessUserIds, streamDisplayData, userFacts } from "./channel_context.js";
 import { createStreamInTx } from "./streams.js";
 import { groupForSetting, type GroupSettingInput } from "./group_setting_input.js";
 import { sendMessageInTx } from "./messages.js";
@@ -61,18 +61,6 @@ const directlyControls = (actor: UserRow, target: UserRow) =>
 
 const silentMention = (u: UserRow) => `@_**${u.full_name}|${u.id}**`;
 const channelLink = (s: StreamRow) => `#**${s.name}**`;
-
-/** Active users of the organization; Zulip keeps system bots in a realm of their own. */
-async function activeUsers(db: Executor, realmId: number) {
-  return db
-    .selectFrom("users")
-    .select(["id", "role"])
-    .where("realm_id", "=", realmId)
-    .where("is_active", "=", 1)
-    .where("is_system_bot", "=", 0)
-    .orderBy("id")
-    .execute();
-}
 
 /** Non-guest members of the groups that let people see a private channel. */
 async function metadataGroupUserIds(db: Executor, realm: Realm, stream: StreamRow, nonGuests: Set<number>): Promise<Set<number>> {
