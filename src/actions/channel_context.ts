@@ -86,7 +86,7 @@ const DAY = 86400;
 export async function streamDisplayData(db: Executor, rows: readonly StreamRow[], now: number): Promise<StreamDisplayData> {
   const ids = rows.map((r) => r.id);
   const groups = await describeGroups(db, rows.flatMap((r) => CHANNEL_GROUP_SETTINGS.map((s) => r[s])));
-  const activity = await messageActivity(db, ids, now - 28 * DAY);
+  const activity = await messageActivity(db, ids, Math.floor(now) - 28 * DAY);
   const weeklyTraffic = new Map<number, number | null>();
   const recentlyActive = new Map<number, boolean>();
   for (const r of rows) {
