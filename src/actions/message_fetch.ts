@@ -7,6 +7,7 @@ import type { UserRow } from "../store/users.js";
 import { getUserById, getUserByAnyEmail } from "../store/users.js";
 import { getStream, getStreamByName, listStreams, subscribedStreamIds, type StreamRow } from "../store/streams.js";
 import { dmKeyFor, type MessageRow } from "../store/messages.js";
+import { MAX_ROW_ID, isPossibleId } from "../store/ids.js";
 import { badNarrow, badRequest, incompatibleParameters } from "../http/errors.js";
 import { FLAG_BITS, MENTION_MASK, flagsForApi } from "../domain/message_flags.js";
 import type { NarrowTerm } from "../domain/narrow.js";
@@ -101,7 +102,7 @@ async function planNarrow(db: Executor, realm: Realm, user: UserRow, terms: read
       }
       case "id":
         if (!/^\d+$/.test(String(operand))) throw badNarrow("Invalid message ID");
-        cond = sql<SqlBool>`${col("m.id")} = ${Number(operand)}`;
+        cond = isPossibleId(Number(operand)) ? sql<SqlBool>`${col("m.id")} = ${Number(operand)}` : sql<SqlBool>`1 = 0`;
         break;
       case "dm": {
         mark("dm");
@@ -250,9 +251,8 @@ export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm
   let rows: Row[];
   let found = { anchor: false, oldest: false, newest: false };
   if (req.messageIds !== undefined) {
-    rows = req.messageIds.length
-      ? await baseQuery(db, realm, user, plan).where("m.id", "in", req.messageIds).orderBy("m.id").execute()
-      : [];
+    const wanted = req.messageIds.filter(isPossibleId);
+    rows = wanted.length ? await baseQuery(db, realm, user, plan).where("m.id", "in", wanted).orderBy("m.id").execute() : [];
   } else {
     let anchorId: number;
     if (anchor === "first_unread") {
@@ -263,11 +263,13 @@ export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm
         .executeTakeFirst();
       anchorId = first?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
     } else anchorId = anchor!;
+    // The anchor may exceed any row id (`newest`); then everything is before it and nothing after.
+    const beyond = anchorId > MAX_ROW_ID;
     const before = numBefore
-      ? await baseQuery(db, realm, user, plan).where("m.id", "<", anchorId).orderBy("m.id", "desc").limit(numBefore).execute()
+      ? await baseQuery(db, realm, user, plan).where("m.id", beyond ? "<=" : "<", Math.min(anchorId, MAX_ROW_ID)).orderBy("m.id", "desc").limit(numBefore).execute()
       : [];
-    const at = includeAnchor ? await baseQuery(db, realm, user, plan).where("m.id", "=", anchorId).execute() : [];
-    const after = numAfter
+    const at = includeAnchor && !beyond ? await baseQuery(db, realm, user, plan).where("m.id", "=", anchorId).execute() : [];
+    const after = numAfter && !beyond
       ? await baseQuery(db, realm, user, plan).where("m.id", ">", anchorId).orderBy("m.id").limit(numAfter).execute()
       : [];
     rows = [...before.reverse(), ...at, ...after];

@@ -1,5 +1,6 @@
 import type { Selectable } from "kysely";
 import type { Executor, MessageTable } from "./schema.js";
+import { isPossibleId } from "./ids.js";
 
 export type MessageRow = Selectable<MessageTable>;
 
@@ -47,6 +48,7 @@ export async function directMessageGroupRecipientId(db: Executor, realmId: numbe
 }
 
 export async function getMessage(db: Executor, realmId: number, id: number): Promise<MessageRow | undefined> {
+  if (!isPossibleId(id)) return undefined;
   return db.selectFrom("messages").selectAll().where("realm_id", "=", realmId).where("id", "=", id).executeTakeFirst();
 }
 

@@ -1,10 +1,12 @@
 import { sql, type Selectable } from "kysely";
 import type { Executor, StreamTable, SubscriptionTable } from "./schema.js";
+import { isPossibleId } from "./ids.js";
 
 export type StreamRow = Selectable<StreamTable>;
 export type SubscriptionRow = Selectable<SubscriptionTable>;
 
 export async function getStream(db: Executor, realmId: number, id: number): Promise<StreamRow | undefined> {
+  if (!isPossibleId(id)) return undefined;
   return db.selectFrom("streams").selectAll().where("realm_id", "=", realmId).where("id", "=", id).executeTakeFirst();
 }
 

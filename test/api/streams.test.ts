@@ -190,6 +190,7 @@ describe("GET /streams/{stream_id}", () => {
       [t.moderator, privateId],
       [t.guest, generalId],
       [t.member, 99999],
+      [t.member, 99999999999],
       [o.admin, publicId],
     ];
     for (const [u, id] of cases) {
