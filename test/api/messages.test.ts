@@ -263,6 +263,42 @@ describe("POST /messages directly", () => {
   });
 });
 
+describe("direct message permissions", () => {
+  const setRealmGroups = async (changes: Record<string, string>) => {
+    const groups = await srv.app.db.selectFrom("user_groups").select(["id", "name"]).where("realm_id", "=", t.realm.id).where("is_system_group", "=", 1).execute();
+    const settings = { ...t.realm.groupSettings };
+    for (const [k, v] of Object.entries(changes)) settings[k] = groups.find((g) => g.name === v)!.id;
+    await srv.app.db.updateTable("realms").set({ group_settings: JSON.stringify(settings) }).where("id", "=", t.realm.id).execute();
+  };
+  const restore = () =>
+    srv.app.db.updateTable("realms").set({ group_settings: JSON.stringify(t.realm.groupSettings) }).where("id", "=", t.realm.id).execute();
+
+  test("direct_message_permission_group: someone in the conversation must be allowed", async () => {
+    await setRealmGroups({ direct_message_permission_group: "role:nobody" });
+    try {
+      await refused(t.member, { type: "direct", to: JSON.stringify([t.member2.id]), content: "x" }, "Direct messages are disabled in this organization.");
+      assert.equal((await send(t.member, { type: "direct", to: JSON.stringify([t.bot.id]), content: "bots are fine" })).body.result, "success");
+      assert.equal((await send(t.member, { type: "direct", to: JSON.stringify([t.member.id]), content: "so am I" })).body.result, "success");
+      await setRealmGroups({ direct_message_permission_group: "role:administrators" });
+      await refused(t.member, { type: "direct", to: JSON.stringify([t.member2.id]), content: "x" }, "This conversation does not include any users who can authorize it.");
+      assert.equal((await send(t.member, { type: "direct", to: JSON.stringify([t.admin.id]), content: "x" })).body.result, "success");
+    } finally {
+      await restore();
+    }
+  });
+
+  test("direct_message_initiator_group: others may only reply", async () => {
+    await setRealmGroups({ direct_message_initiator_group: "role:administrators" });
+    try {
+      await refused(t.member2, { type: "direct", to: JSON.stringify([t.moderator.id]), content: "x" }, "You do not have permission to initiate direct message conversations.");
+      assert.equal((await send(t.admin, { type: "direct", to: JSON.stringify([t.moderator.id]), content: "hi" })).body.result, "success");
+      assert.equal((await send(t.moderator, { type: "direct", to: JSON.stringify([t.admin.id]), content: "reply" })).body.result, "success");
+    } finally {
+      await restore();
+    }
+  });
+});
+
 describe("GET /messages", () => {
   let ids: number[];
   /** Notification Bot's notice that the channel was created: its first message. */

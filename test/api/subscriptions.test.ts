@@ -131,6 +131,19 @@ describe("POST /users/me/subscriptions: existing channels", () => {
     assert.deepEqual(ok.body.subscribed, { [t.owner.id]: ["general"] });
   });
 
+  test("a guest added to a public channel is told it exists; peers then include the guest's channel-mates", async () => {
+    await api(t.admin).post("/users/me/subscriptions", { subscriptions: [{ name: "lobby" }] });
+    const log = new EventLog(srv);
+    await api(t.admin).post("/users/me/subscriptions", { subscriptions: [{ name: "lobby" }], principals: [t.guest.id] });
+    log.stop();
+    const create = log.of("stream", "create");
+    assert.deepEqual(create.map((n) => n.userIds), [[t.guest.id]]);
+    assert.equal((create[0].event.streams as { name: string }[])[0].name, "lobby");
+    const peers = log.of("subscription", "peer_add");
+    assert.deepEqual(peers.map((n) => n.userIds), [without(nonGuests)]);
+    assert.deepEqual(peers[0].event.user_ids, [t.guest.id]);
+  });
+
   test("send_new_subscription_messages=false sends no DM and reports nothing", async () => {
     const log = new EventLog(srv);
     const r = await api(t.member).post("/users/me/subscriptions", {
