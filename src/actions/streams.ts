@@ -5,6 +5,21 @@ import type { UserRow } from "../store/users.js";
 import type { ChannelGroupSetting } from "../store/schema.js";
 import { createAnonymousGroup, systemGroupIds } from "../store/groups.js";
 import { renderMarkdown } from "../markdown/render.js";
+import type { Executor } from "../store/schema.js";
+import {
+  defaultStreamIds,
+  getStream,
+  getStreamByName,
+  getSubscription,
+  listStreams,
+  subscribedStreamIds,
+  type StreamRow,
+} from "../store/streams.js";
+import { badRequest } from "../http/errors.js";
+import { isGuest } from "../domain/roles.js";
+import { hasBasicAccess, hasContentAccess, hasMetadataAccess } from "../domain/channel_access.js";
+import { channelFacts, streamDisplayData, userFacts } from "./channel_context.js";
+import { formatStream } from "../format/streams.js";
 
 export interface CreateStreamInput {
   name: string;
@@ -77,4 +92,109 @@ export async function createStreamInTx(
     await tx.insertInto("default_streams").values({ realm_id: realm.id, stream_id: stream.id }).execute();
   }
   return { ...stream, recipient_id: recipientId };
+}
+
+export interface StreamAccess {
+  stream: StreamRow;
+  subscribed: boolean;
+}
+
+/**
+ * Finds a channel the caller may access, failing with `error` both when it does not exist and
+ * when the caller may not see it, so that existence is not revealed.
+ */
+async function accessStream(
+  db: Executor,
+  user: UserRow,
+  stream: StreamRow | undefined,
+  error: string,
+  opts: { requireContentAccess: boolean },
+): Promise<StreamAccess> {
+  if (!stream || stream.is_archived === 1) throw badRequest(error);
+  const subscribed = (await getSubscription(db, user.id, stream.id))?.active === 1;
+  const facts = await userFacts(db, user);
+  const channel = channelFacts(stream);
+  const allowed = opts.requireContentAccess
+    ? hasContentAccess(facts, channel, subscribed)
+    : hasBasicAccess(facts, channel, subscribed);
+  if (!allowed) throw badRequest(error);
+  return { stream, subscribed };
+}
+
+export async function accessStreamById(
+  db: Executor,
+  user: UserRow,
+  streamId: number,
+  opts = { requireContentAccess: true },
+): Promise<StreamAccess> {
+  return accessStream(db, user, await getStream(db, user.realm_id, streamId), "Invalid channel ID", opts);
+}
+
+export async function accessStreamByName(
+  db: Executor,
+  user: UserRow,
+  name: string,
+  opts = { requireContentAccess: true },
+): Promise<StreamAccess> {
+  const stream = await getStreamByName(db, user.realm_id, name);
+  return accessStream(db, user, stream, `Invalid channel name '${name}'`, opts);
+}
+
+export interface ListStreamsOptions {
+  includePublic: boolean;
+  includeWebPublic: boolean;
+  includeSubscribed: boolean;
+  excludeArchived: boolean;
+  includeAll: boolean;
+  includeDefault: boolean;
+  includeOwnerSubscribed: boolean;
+  includeCanAccessContent: boolean;
+}
+
+/** GET /streams: the union of the requested sources, sorted by name. */
+export async function listStreamsFor(app: AppContext, user: UserRow, opts: ListStreamsOptions) {
+  const db = app.db;
+  let rows = await listStreams(db, user.realm_id);
+  if (opts.excludeArchived) rows = rows.filter((r) => r.is_archived === 0);
+  const facts = await userFacts(db, user);
+  const subscribed = await subscribedStreamIds(db, user.id);
+  const isSubscribed = (r: StreamRow) => subscribed.has(r.id);
+
+  let selected: StreamRow[];
+  if (opts.includeAll) {
+    selected = rows.filter((r) => hasMetadataAccess(facts, channelFacts(r), isSubscribed(r)));
+  } else {
+    const ownerSubscribed =
+      opts.includeOwnerSubscribed && user.is_bot === 1 && user.bot_owner_id !== null
+        ? await subscribedStreamIds(db, user.bot_owner_id)
+        : new Set<number>();
+    const includePublic = opts.includePublic && !isGuest(user.role);
+    selected = rows.filter((r) => {
+      if (ownerSubscribed.has(r.id)) return true;
+      if (opts.includeCanAccessContent) return hasContentAccess(facts, channelFacts(r), isSubscribed(r));
+      if (opts.includeSubscribed && isSubscribed(r)) return true;
+      if (includePublic && r.invite_only === 0) return true;
+      return (
+        opts.includeWebPublic &&
+        r.is_web_public === 1 &&
+        r.invite_only === 0 &&
+        r.history_public_to_subscribers === 1 &&
+        r.is_archived === 0
+      );
+    });
+  }
+  selected.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const data = await streamDisplayData(db, selected, app.clock.now());
+  const defaults = opts.includeDefault ? await defaultStreamIds(db, user.realm_id) : undefined;
+  return selected.map((r) => {
+    const out = formatStream(r, data);
+    if (defaults) out.is_default = defaults.has(r.id);
+    return out;
+  });
+}
+
+/** GET /streams/{stream_id}: channels the user can read or, for admins and metadata groups, see. */
+export async function getStreamFor(app: AppContext, user: UserRow, streamId: number) {
+  const { stream } = await accessStreamById(app.db, user, streamId, { requireContentAccess: false });
+  return formatStream(stream, await streamDisplayData(app.db, [stream], app.clock.now()));
 }

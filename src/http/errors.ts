@@ -62,3 +62,9 @@ export const streamDoesNotExistById = (streamId: number) =>
 
 export const streamDoesNotExistByName = (name: string) =>
   new ZulipError(`Channel '${name}' does not exist`, "STREAM_DOES_NOT_EXIST", 400, { stream: name });
+
+export const guestNotAllowed = () => badRequest("Not allowed for guest users");
+
+/** Zulip's BadNarrowOperatorError. */
+export const badNarrow = (description: string) =>
+  new ZulipError(`Invalid narrow operator: ${description}`, "BAD_NARROW", 400);

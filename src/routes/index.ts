@@ -1,6 +1,9 @@
 import type { EndpointDef } from "../http/endpoint.js";
 import { authRoutes } from "./auth.js";
 import { userRoutes } from "./users.js";
+import { streamRoutes } from "./streams.js";
+import { subscriptionRoutes } from "./subscriptions.js";
+import { messageRoutes } from "./messages.js";
 import { draftRoutes } from "./drafts.js";
 import { savedSnippetRoutes } from "./saved_snippets.js";
 import { alertWordRoutes } from "./alert_words.js";
@@ -9,6 +12,9 @@ import { alertWordRoutes } from "./alert_words.js";
 export const ALL_ENDPOINTS: EndpointDef[] = [
   ...authRoutes,
   ...userRoutes,
+  ...streamRoutes,
+  ...subscriptionRoutes,
+  ...messageRoutes,
   ...draftRoutes,
   ...savedSnippetRoutes,
   ...alertWordRoutes,

@@ -1,7 +1,7 @@
 /**
- * Ids are 32-bit integer columns. PostgreSQL refuses to compare one with a number outside that
- * range, so ids that cannot exist are recognized before any query.
+ * Row ids are 32-bit integer columns. PostgreSQL refuses to compare one with a number outside
+ * that range, so ids that cannot exist are recognized before any query.
  */
-const MAX_STORED_ID = 2147483647;
+export const MAX_ROW_ID = 2147483647;
 
-export const isStorableId = (id: number): boolean => Number.isInteger(id) && id > 0 && id <= MAX_STORED_ID;
+export const isStorableId = (id: number): boolean => Number.isSafeInteger(id) && id > 0 && id <= MAX_ROW_ID;

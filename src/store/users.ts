@@ -1,5 +1,6 @@
 import { sql, type Selectable } from "kysely";
 import type { Executor, UserTable } from "./schema.js";
+import { isStorableId } from "./ids.js";
 
 export type UserRow = Selectable<UserTable>;
 
@@ -8,6 +9,7 @@ export async function getUserByApiKey(db: Executor, apiKey: string): Promise<Use
 }
 
 export async function getUserById(db: Executor, realmId: number, id: number): Promise<UserRow | undefined> {
+  if (!isStorableId(id)) return undefined;
   return db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("id", "=", id).executeTakeFirst();
 }
 

@@ -1,0 +1,111 @@
+/**
+ * Loading what the channel permission rules and channel formatting need: a user's group
+ * memberships, a channel's facts, who can see a channel, and display data.
+ */
+import type { Executor } from "../store/schema.js";
+import { CHANNEL_GROUP_SETTINGS } from "../store/schema.js";
+import type { Realm } from "../store/realms.js";
+import type { UserRow } from "../store/users.js";
+import { describeGroups, groupsOfUser, recursiveMemberIds } from "../store/groups.js";
+import { messageActivity, subscribersByStream, type StreamRow } from "../store/streams.js";
+import type { ChannelFacts, SenderFacts, UserFacts } from "../domain/channel_access.js";
+import { METADATA_GRANTING_SETTINGS } from "../domain/channel_access.js";
+import { groupSettingValues } from "../format/group_setting.js";
+import type { StreamDisplayData } from "../format/streams.js";
+
+export function channelFacts(row: StreamRow): ChannelFacts {
+  return {
+    inviteOnly: row.invite_only === 1,
+    isWebPublic: row.is_web_public === 1,
+    historyPublicToSubscribers: row.history_public_to_subscribers === 1,
+    isArchived: row.is_archived === 1,
+    groups: Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, row[s]])) as ChannelFacts["groups"],
+  };
+}
+
+export async function userFacts(db: Executor, user: UserRow): Promise<UserFacts> {
+  return {
+    id: user.id,
+    role: user.role,
+    isBot: user.is_bot === 1,
+    groups: await groupsOfUser(db, user.realm_id, user.id),
+  };
+}
+
+/** A sender's facts, with their bot owner's groups and subscription where that matters. */
+export async function senderFacts(db: Executor, user: UserRow, streamId: number): Promise<SenderFacts> {
+  const facts: SenderFacts = await userFacts(db, user);
+  if (user.is_bot === 1 && user.bot_owner_id !== null) {
+    const sub = await db
+      .selectFrom("subscriptions")
+      .select("user_id")
+      .where("user_id", "=", user.bot_owner_id)
+      .where("stream_id", "=", streamId)
+      .where("active", "=", 1)
+      .executeTakeFirst();
+    facts.owner = { groups: await groupsOfUser(db, user.realm_id, user.bot_owner_id), subscribed: !!sub };
+  }
+  return facts;
+}
+
+/** Active users of the organization; Zulip keeps system bots in a realm of their own. */
+export async function activeUsers(db: Executor, realmId: number) {
+  return db
+    .selectFrom("users")
+    .select(["id", "role"])
+    .where("realm_id", "=", realmId)
+    .where("is_active", "=", 1)
+    .where("is_system_bot", "=", 0)
+    .orderBy("id")
+    .execute();
+}
+
+/** Active users who can see a channel's metadata, and so receive its events. */
+export async function metadataAccessUserIds(db: Executor, realm: Realm, row: StreamRow): Promise<number[]> {
+  const users = await activeUsers(db, realm.id);
+  const subscribers = new Set((await subscribersByStream(db, [row.id])).get(row.id));
+  const ids = new Set<number>();
+  if (row.is_web_public === 1) {
+    users.forEach((u) => ids.add(u.id));
+  } else if (row.invite_only === 0) {
+    users.filter((u) => u.role !== 600 || subscribers.has(u.id)).forEach((u) => ids.add(u.id));
+  } else {
+    subscribers.forEach((id) => ids.add(id));
+    users.filter((u) => u.role <= 200).forEach((u) => ids.add(u.id));
+    const nonGuests = new Set(users.filter((u) => u.role !== 600).map((u) => u.id));
+    for (const setting of METADATA_GRANTING_SETTINGS) {
+      for (const id of await recursiveMemberIds(db, realm.id, row[setting])) if (nonGuests.has(id)) ids.add(id);
+    }
+  }
+  return [...ids].sort((a, b) => a - b);
+}
+
+const DAY = 86400;
+
+/** Group values, subscribers and traffic estimates for showing these channels. */
+export async function streamDisplayData(db: Executor, rows: readonly StreamRow[], now: number): Promise<StreamDisplayData> {
+  const ids = rows.map((r) => r.id);
+  const groups = await describeGroups(db, rows.flatMap((r) => CHANNEL_GROUP_SETTINGS.map((s) => r[s])));
+  const activity = await messageActivity(db, ids, Math.floor(now) - 28 * DAY);
+  const weeklyTraffic = new Map<number, number | null>();
+  const recentlyActive = new Map<number, boolean>();
+  for (const r of rows) {
+    const ageDays = Math.floor((now - Number(r.date_created)) / DAY);
+    const a = activity.get(r.id);
+    const recent = a?.recent ?? 0;
+    let traffic: number | null = null;
+    if (ageDays >= 28) traffic = Math.round(recent / 4);
+    else if (ageDays >= 7) traffic = Math.round((recent * 7) / ageDays);
+    if (traffic === 0 && recent > 0) traffic = 1;
+    weeklyTraffic.set(r.id, traffic);
+    const lastActivity = Math.max(Number(r.date_created), a?.last ?? 0);
+    recentlyActive.set(r.id, now - lastActivity <= 180 * DAY);
+  }
+  return {
+    groupValues: groupSettingValues(groups),
+    groupNames: new Map(groups.map((g) => [g.id, g.name])),
+    subscribers: await subscribersByStream(db, ids),
+    weeklyTraffic,
+    recentlyActive,
+  };
+}

@@ -1,0 +1,307 @@
+/** GET /messages: a window of messages around an anchor, within a narrow. */
+import { sql, type Expression, type SqlBool } from "kysely";
+import type { AppContext } from "../context.js";
+import type { Executor } from "../store/schema.js";
+import type { Realm } from "../store/realms.js";
+import type { UserRow } from "../store/users.js";
+import { getUserById, getUserByAnyEmail } from "../store/users.js";
+import { getStream, getStreamByName, listStreams, subscribedStreamIds, type StreamRow } from "../store/streams.js";
+import { dmKeyFor, type MessageRow } from "../store/messages.js";
+import { MAX_ROW_ID, isStorableId } from "../store/ids.js";
+import { badNarrow, badRequest, incompatibleParameters } from "../http/errors.js";
+import { FLAG_BITS, MENTION_MASK, flagsForApi } from "../domain/message_flags.js";
+import type { NarrowTerm } from "../domain/narrow.js";
+import { canAccessHistory } from "../domain/channel_access.js";
+import { isGuest } from "../domain/roles.js";
+import { channelFacts, userFacts } from "./channel_context.js";
+import { messageContext } from "./messages.js";
+import { formatMessage, type MessageFormatOptions } from "../format/messages.js";
+
+export const LARGER_THAN_MAX_MESSAGE_ID = 10000000000000000;
+export const MAX_MESSAGES_PER_FETCH = 5000;
+
+export type Anchor = number | "first_unread";
+
+/** The `anchor` parameter: a message id (clamped), or `newest`, `oldest`, `first_unread`. */
+export function parseAnchor(raw: string | undefined, useFirstUnread: boolean): Anchor {
+  if (useFirstUnread) return "first_unread";
+  if (raw === undefined) throw badRequest("Missing 'anchor' argument.");
+  if (raw === "oldest") return 0;
+  if (raw === "newest") return LARGER_THAN_MAX_MESSAGE_ID;
+  if (raw === "first_unread") return "first_unread";
+  if (!/^\s*[+-]?\d+\s*$/.test(raw)) throw badRequest("Invalid anchor");
+  const n = Number(raw);
+  return Math.min(Math.max(n, 0), LARGER_THAN_MAX_MESSAGE_ID);
+}
+
+const col = (name: string) => sql.ref(name);
+
+interface NarrowPlan {
+  conditions: Expression<SqlBool>[];
+  includeHistory: boolean;
+}
+
+async function findNarrowChannel(db: Executor, realm: Realm, operand: string | number): Promise<StreamRow> {
+  const stream =
+    typeof operand === "number" ? await getStream(db, realm.id, operand) : await getStreamByName(db, realm.id, operand);
+  if (!stream) throw badNarrow(`unknown channel ${operand}`);
+  return stream;
+}
+
+async function findNarrowUser(db: Executor, realm: Realm, operand: string | number): Promise<UserRow | undefined> {
+  return typeof operand === "number" ? getUserById(db, realm.id, operand) : getUserByAnyEmail(db, realm.id, operand);
+}
+
+/** Turns narrow terms into SQL conditions over `m` (messages) and `um` (the user's copy). */
+async function planNarrow(db: Executor, realm: Realm, user: UserRow, terms: readonly NarrowTerm[]): Promise<NarrowPlan> {
+  const conditions: Expression<SqlBool>[] = [];
+  let includeHistory = false;
+  let channelNarrow = false;
+  let dmNarrow = false;
+  const mark = (kind: "channel" | "dm") => {
+    if (kind === "channel") channelNarrow = true;
+    else dmNarrow = true;
+    if (channelNarrow && dmNarrow) throw badNarrow("No message can be both a channel message and direct message");
+  };
+  const facts = await userFacts(db, user);
+  const subscribed = await subscribedStreamIds(db, user.id);
+
+  for (const term of terms) {
+    const { operator, operand } = term;
+    let cond: Expression<SqlBool> | null;
+    switch (operator) {
+      case "channel": {
+        mark("channel");
+        const stream = await findNarrowChannel(db, realm, operand as string | number);
+        if (!term.negated) includeHistory = canAccessHistory(facts, channelFacts(stream), subscribed.has(stream.id));
+        cond = sql<SqlBool>`${col("m.stream_id")} = ${stream.id}`;
+        break;
+      }
+      case "channels": {
+        mark("channel");
+        const all = await listStreams(db, realm.id);
+        let ids: number[];
+        if (operand === "public") {
+          ids = all.filter((s) => s.invite_only === 0 && s.history_public_to_subscribers === 1).map((s) => s.id);
+          if (!term.negated && !isGuest(user.role)) includeHistory = true;
+        } else if (operand === "web-public") {
+          ids = all.filter((s) => s.is_web_public === 1).map((s) => s.id);
+        } else throw badNarrow(`unknown channels operand ${operand}`);
+        cond = ids.length ? sql<SqlBool>`${col("m.stream_id")} in (${sql.join(ids)})` : sql<SqlBool>`1 = 0`;
+        break;
+      }
+      case "topic":
+        mark("channel");
+        cond = sql<SqlBool>`${col("m.stream_id")} is not null and lower(${col("m.topic")}) = ${String(operand).toLowerCase()}`;
+        break;
+      case "sender": {
+        const sender = await findNarrowUser(db, realm, operand as string | number);
+        if (!sender) throw badNarrow(`unknown user ${operand}`);
+        cond = sql<SqlBool>`${col("m.sender_id")} = ${sender.id}`;
+        break;
+      }
+      case "id":
+        if (!/^\d+$/.test(String(operand))) throw badNarrow("Invalid message ID");
+        cond = isStorableId(Number(operand)) ? sql<SqlBool>`${col("m.id")} = ${Number(operand)}` : sql<SqlBool>`1 = 0`;
+        break;
+      case "dm": {
+        mark("dm");
+        const given = typeof operand === "string" ? operand.split(",") : (operand as number[]);
+        const ids: number[] = [];
+        for (const g of given) {
+          const u = await findNarrowUser(db, realm, typeof g === "string" ? g.trim() : g);
+          if (!u) throw badNarrow(`unknown user in ${Array.isArray(operand) ? `[${operand.join(", ")}]` : operand}`);
+          ids.push(u.id);
+        }
+        cond = sql<SqlBool>`${col("m.dm_key")} = ${dmKeyFor([user.id, ...ids])}`;
+        break;
+      }
+      case "dm-including": {
+        mark("dm");
+        const other = await findNarrowUser(db, realm, operand as string | number);
+        if (!other) throw badNarrow(`unknown user ${operand}`);
+        const id = String(other.id);
+        cond = sql<SqlBool>`(${col("m.dm_key")} = ${id} or ${col("m.dm_key")} like ${id + ",%"} or ${col("m.dm_key")} like ${"%," + id} or ${col("m.dm_key")} like ${"%," + id + ",%"})`;
+        break;
+      }
+      case "is":
+        cond = isCondition(String(operand), mark);
+        break;
+      case "in":
+        if (operand !== "home" && operand !== "all") throw badNarrow(`unknown 'in' operand ${operand}`);
+        cond = null;
+        break;
+      case "near":
+        cond = null;
+        break;
+      case "has":
+        cond = hasCondition(String(operand));
+        break;
+      case "search":
+        cond = searchCondition(String(operand));
+        break;
+      default:
+        throw badNarrow(`unknown operator ${operator}`);
+    }
+    if (cond) conditions.push(term.negated ? sql<SqlBool>`not (${cond})` : cond);
+  }
+  if (terms.some((t) => t.operator === "is" && t.operand !== "resolved")) includeHistory = false;
+  return { conditions, includeHistory };
+}
+
+const flagSet = (mask: number) => sql<SqlBool>`(${col("um.flags")} & ${mask}) != 0`;
+
+function isCondition(operand: string, mark: (kind: "channel" | "dm") => void): Expression<SqlBool> {
+  switch (operand) {
+    case "dm":
+    case "private":
+      mark("dm");
+      return sql<SqlBool>`${col("m.dm_key")} is not null`;
+    case "starred":
+      return flagSet(FLAG_BITS.starred);
+    case "unread":
+      return sql<SqlBool>`(${col("um.flags")} & ${FLAG_BITS.read}) = 0`;
+    case "mentioned":
+      return flagSet(MENTION_MASK);
+    case "alerted":
+      return flagSet(FLAG_BITS.has_alert_word);
+    case "resolved":
+      return sql<SqlBool>`${col("m.topic")} like ${"✔ %"}`;
+    default:
+      throw badNarrow(`unknown 'is' operand ${operand}`);
+  }
+}
+
+function hasCondition(operand: string): Expression<SqlBool> {
+  switch (operand) {
+    case "link":
+      return sql<SqlBool>`${col("m.rendered_content")} like ${"%<a %"}`;
+    case "image":
+      return sql<SqlBool>`${col("m.rendered_content")} like ${"%<img %"}`;
+    case "attachment":
+      return sql<SqlBool>`${col("m.content")} like ${"%/user_uploads/%"}`;
+    case "reaction":
+      return sql<SqlBool>`1 = 0`;
+    default:
+      throw badNarrow(`unknown 'has' operand ${operand}`);
+  }
+}
+
+/** Every word must appear in the content or the topic, ignoring case. */
+function searchCondition(operand: string): Expression<SqlBool> {
+  const words = operand.toLowerCase().split(/\s+/).filter(Boolean);
+  const escape = (w: string) => "%" + w.replace(/[\\%_]/g, (c) => "\\" + c) + "%";
+  const parts = words.map(
+    (w) =>
+      sql<SqlBool>`(lower(${col("m.content")}) like ${escape(w)} escape '\\' or lower(${col("m.topic")}) like ${escape(w)} escape '\\')`,
+  );
+  return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
+}
+
+interface Row {
+  id: number;
+  flags: number | null;
+}
+
+function baseQuery(db: Executor, realm: Realm, user: UserRow, plan: NarrowPlan) {
+  let q = plan.includeHistory
+    ? db
+        .selectFrom("messages as m")
+        .leftJoin("user_messages as um", (j) => j.onRef("um.message_id", "=", "m.id").on("um.user_id", "=", user.id))
+        .where("m.realm_id", "=", realm.id)
+    : db
+        .selectFrom("user_messages as um")
+        .innerJoin("messages as m", "m.id", "um.message_id")
+        .where("um.user_id", "=", user.id)
+        .where("m.realm_id", "=", realm.id);
+  for (const c of plan.conditions) q = q.where(c);
+  return q.select(["m.id as id", "um.flags as flags"]);
+}
+
+export interface FetchRequest {
+  anchor: string | undefined;
+  includeAnchor: boolean;
+  numBefore: number | undefined;
+  numAfter: number | undefined;
+  useFirstUnreadAnchor: boolean;
+  messageIds: number[] | undefined;
+  narrow: NarrowTerm[];
+  format: MessageFormatOptions;
+}
+
+export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm, req: FetchRequest) {
+  const db = app.db;
+  const numBefore = req.numBefore ?? 0;
+  const numAfter = req.numAfter ?? 0;
+  if (req.messageIds !== undefined && (numBefore || numAfter || req.anchor !== undefined || req.useFirstUnreadAnchor)) {
+    throw incompatibleParameters(["num_before", "num_after", "anchor", "message_ids", "include_anchor", "use_first_unread_anchor"]);
+  }
+  let anchor: Anchor | null = null;
+  if (req.messageIds === undefined) anchor = parseAnchor(req.anchor, req.useFirstUnreadAnchor);
+  const requested = req.messageIds !== undefined ? req.messageIds.length : numBefore + numAfter;
+  if (requested > MAX_MESSAGES_PER_FETCH) {
+    throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  }
+  const includeAnchor = req.messageIds === undefined ? req.includeAnchor : false;
+  if (numBefore > 0 && numAfter > 0 && !includeAnchor) {
+    throw badRequest("The anchor can only be excluded at an end of the range");
+  }
+
+  const plan = await planNarrow(db, realm, user, req.narrow);
+  let rows: Row[];
+  let found = { anchor: false, oldest: false, newest: false };
+  if (req.messageIds !== undefined) {
+    const wanted = req.messageIds.filter(isStorableId);
+    rows = wanted.length ? await baseQuery(db, realm, user, plan).where("m.id", "in", wanted).orderBy("m.id").execute() : [];
+  } else {
+    let anchorId: number;
+    if (anchor === "first_unread") {
+      const first = await baseQuery(db, realm, user, plan)
+        .where(sql<SqlBool>`${col("um.flags")} is not null and (${col("um.flags")} & ${FLAG_BITS.read}) = 0`)
+        .orderBy("m.id")
+        .limit(1)
+        .executeTakeFirst();
+      anchorId = first?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
+    } else anchorId = anchor!;
+    // The anchor may exceed any row id (`newest`); then everything is before it and nothing after.
+    const beyond = anchorId > MAX_ROW_ID;
+    const before = numBefore
+      ? await baseQuery(db, realm, user, plan).where("m.id", beyond ? "<=" : "<", Math.min(anchorId, MAX_ROW_ID)).orderBy("m.id", "desc").limit(numBefore).execute()
+      : [];
+    const at = includeAnchor && !beyond ? await baseQuery(db, realm, user, plan).where("m.id", "=", anchorId).execute() : [];
+    const after = numAfter && !beyond
+      ? await baseQuery(db, realm, user, plan).where("m.id", ">", anchorId).orderBy("m.id").limit(numAfter).execute()
+      : [];
+    rows = [...before.reverse(), ...at, ...after];
+    found = {
+      anchor: at.length === 1,
+      oldest: anchorId === 0 || before.length < numBefore,
+      newest: anchorId >= LARGER_THAN_MAX_MESSAGE_ID || after.length < numAfter,
+    };
+    anchor = anchorId;
+  }
+
+  const messages = rows.length
+    ? await db.selectFrom("messages").selectAll().where("id", "in", rows.map((r) => r.id)).orderBy("id").execute()
+    : ([] as MessageRow[]);
+  const ctx = await messageContext(db, realm, messages);
+  const flagsById = new Map(rows.map((r) => [r.id, r.flags]));
+  const list = messages.map((m) => {
+    const flags = flagsById.get(m.id);
+    return {
+      ...formatMessage(m, ctx, req.format),
+      flags: flags === null || flags === undefined ? ["read", "historical"] : flagsForApi(flags),
+    };
+  });
+  if (req.messageIds !== undefined) {
+    return { messages: list, history_limited: false, found_anchor: false, found_oldest: false, found_newest: false };
+  }
+  return {
+    messages: list,
+    found_anchor: found.anchor,
+    found_oldest: found.oldest,
+    found_newest: found.newest,
+    history_limited: false,
+    anchor,
+  };
+}

@@ -1,0 +1,330 @@
+/** Sending messages and reading single messages. */
+import type { AppContext } from "../context.js";
+import { runAction, type PendingEvents, type Tx } from "./run.js";
+import type { Executor } from "../store/schema.js";
+import type { Realm } from "../store/realms.js";
+import type { UserRow } from "../store/users.js";
+import { getUserById, getUserByAnyEmail } from "../store/users.js";
+import { getStream, getStreamByName, getSubscription, subscribersByStream, type StreamRow } from "../store/streams.js";
+import {
+  directMessageGroupRecipientId,
+  dmKeyFor,
+  dmKeyUserIds,
+  getMessage,
+  personalRecipientId,
+  userMessageFlags,
+  type MessageRow,
+} from "../store/messages.js";
+import { isUserInGroup, systemGroupIds } from "../store/groups.js";
+import { badRequest, streamDoesNotExistById, streamDoesNotExistByName } from "../http/errors.js";
+import { renderMarkdown } from "../markdown/render.js";
+import { FLAG_BITS, flagsForApi } from "../domain/message_flags.js";
+import { LIMITS } from "../domain/limits.js";
+import { checkChannelName } from "../domain/channels.js";
+import { checkTopicAllowed, effectiveTopicsPolicy, normalizeTopic } from "../domain/topics.js";
+import { canAccessHistory, postRefusal } from "../domain/channel_access.js";
+import { channelFacts, senderFacts, userFacts } from "./channel_context.js";
+import { formatMessage, type MessageContext, type MessageFormatOptions } from "../format/messages.js";
+
+export type MessageTarget = { kind: "stream"; stream: StreamRow; topic: string } | { kind: "direct"; recipients: UserRow[] };
+
+/** Clients whose users read what they send as they send it (Zulip's `sent_by_human` heuristic). */
+const HUMAN_CLIENTS = new Set([
+  "zulipandroid",
+  "zulipios",
+  "zulipdesktop",
+  "zulipmobile",
+  "zulipelectron",
+  "zulipterminal",
+  "snipe",
+  "website",
+  "ios",
+  "android",
+]);
+
+export function defaultReadBySender(clientName: string): boolean {
+  const name = clientName.toLowerCase();
+  return HUMAN_CLIENTS.has(name) || name.includes("desktop app");
+}
+
+/** Trailing whitespace and leading blank lines go; an overlong message is cut with a notice. */
+export function normalizeContent(raw: string): string {
+  const body = raw.replace(/\s+$/u, "").replace(/^\n+/, "");
+  if (body.length === 0) throw badRequest("Message must not be empty");
+  if (body.includes("\u0000")) throw badRequest("Message must not contain null bytes");
+  const notice = "\n[message truncated]";
+  const chars = [...body];
+  return chars.length > LIMITS.maxMessageLength
+    ? chars.slice(0, LIMITS.maxMessageLength - notice.length).join("") + notice
+    : body;
+}
+
+/** Users, channel names and realm needed to show these messages. */
+export async function messageContext(db: Executor, realm: Realm, messages: readonly MessageRow[]): Promise<MessageContext> {
+  const userIds = new Set<number>();
+  const streamIds = new Set<number>();
+  for (const m of messages) {
+    userIds.add(m.sender_id);
+    if (m.dm_key) dmKeyUserIds(m.dm_key).forEach((id) => userIds.add(id));
+    if (m.stream_id !== null) streamIds.add(m.stream_id);
+  }
+  const users = userIds.size ? await db.selectFrom("users").selectAll().where("id", "in", [...userIds]).execute() : [];
+  const streams = streamIds.size
+    ? await db.selectFrom("streams").select(["id", "name"]).where("id", "in", [...streamIds]).execute()
+    : [];
+  return {
+    realmStringId: realm.string_id,
+    users: new Map(users.map((u) => [u.id, u])),
+    streamNames: new Map(streams.map((s) => [s.id, s.name])),
+  };
+}
+
+export interface SendOptions {
+  clientName: string;
+  readBySender: boolean;
+  /** Further users whose copy starts out read (the acting user, for notices they caused). */
+  markReadFor?: readonly number[];
+}
+
+/**
+ * Stores a message already checked by the caller, with a copy for every recipient, and queues
+ * the `message` event for after commit. Returns the new message id.
+ */
+export async function sendMessageInTx(
+  tx: Tx,
+  app: AppContext,
+  events: PendingEvents,
+  realm: Realm,
+  sender: UserRow,
+  target: MessageTarget,
+  content: string,
+  opts: SendOptions,
+): Promise<number> {
+  const rendered = renderMarkdown(content);
+  let recipientId: number;
+  let recipientUserIds: number[];
+  let dmKey: string | null = null;
+  if (target.kind === "stream") {
+    recipientId = target.stream.recipient_id!;
+    recipientUserIds = (await subscribersByStream(tx, [target.stream.id])).get(target.stream.id)!;
+  } else {
+    const participants = [...new Set([sender.id, ...target.recipients.map((u) => u.id)])];
+    dmKey = dmKeyFor(participants);
+    if (participants.length === 1) recipientId = await personalRecipientId(tx, sender.id);
+    else if (participants.length === 2) {
+      recipientId = await personalRecipientId(tx, participants.find((id) => id !== sender.id)!);
+    } else recipientId = await directMessageGroupRecipientId(tx, realm.id, dmKey);
+    recipientUserIds = participants.sort((a, b) => a - b);
+  }
+
+  const message = await tx
+    .insertInto("messages")
+    .values({
+      realm_id: realm.id,
+      sender_id: sender.id,
+      recipient_id: recipientId,
+      stream_id: target.kind === "stream" ? target.stream.id : null,
+      topic: target.kind === "stream" ? target.topic : "",
+      dm_key: dmKey,
+      content,
+      rendered_content: rendered.html,
+      client: opts.clientName,
+      date_sent: Math.floor(app.clock.now()),
+      last_edit_time: null,
+      last_moved_time: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+  const mentioned = new Set(rendered.mentionedUserIds);
+  const readers = new Set(opts.markReadFor ?? []);
+  if (opts.readBySender) readers.add(sender.id);
+  const flagsByUser = new Map<number, number>();
+  for (const userId of recipientUserIds) {
+    let flags = 0;
+    if (target.kind === "direct") flags |= FLAG_BITS.is_private;
+    if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
+    if (rendered.wildcardMentioned && target.kind === "stream") flags |= FLAG_BITS.stream_wildcard_mentioned;
+    if (readers.has(userId)) flags |= FLAG_BITS.read;
+    flagsByUser.set(userId, flags);
+  }
+  if (flagsByUser.size) {
+    await tx
+      .insertInto("user_messages")
+      .values([...flagsByUser].map(([user_id, flags]) => ({ user_id, message_id: message.id, flags })))
+      .execute();
+  }
+  if (target.kind === "stream" && target.stream.first_message_id === null) {
+    await tx.updateTable("streams").set({ first_message_id: message.id }).where("id", "=", target.stream.id).execute();
+  }
+
+  const ctx = await messageContext(tx, realm, [message]);
+  events.send({
+    realmId: realm.id,
+    event: { type: "message", message: formatMessage(message, ctx, EVENT_FORMAT) },
+    userIds: [...flagsByUser.keys()],
+    perUser: new Map([...flagsByUser].map(([id, flags]) => [id, { flags: flagsForApi(flags) }])),
+  });
+  return message.id;
+}
+
+/** Message events carry rendered content and full avatar URLs; queues adapt them per client. */
+const EVENT_FORMAT: MessageFormatOptions = { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true };
+
+export interface SendMessageRequest {
+  type: "direct" | "private" | "stream" | "channel";
+  to: string | undefined;
+  topic: string | undefined;
+  content: string;
+  readBySender: boolean | undefined;
+}
+
+type StreamIndicator = string | number;
+
+function parseJsonOrRaw(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return s;
+  }
+}
+
+/** A channel given by name, id, JSON-encoded name, or a one-element JSON list of either. */
+function streamIndicator(to: string): StreamIndicator {
+  let data = parseJsonOrRaw(to);
+  if (Array.isArray(data)) {
+    if (data.length !== 1) throw badRequest("Expected exactly one channel");
+    data = data[0];
+  }
+  if (typeof data === "string") return data;
+  if (typeof data === "number" && Number.isInteger(data)) return data;
+  throw badRequest("Invalid data type for channel");
+}
+
+/** Recipients as a JSON list of ids or emails, or comma-separated emails. */
+function directRecipients(to: string): string[] | number[] {
+  let data = parseJsonOrRaw(to);
+  if (typeof data === "string") data = data.split(",");
+  if (!Array.isArray(data)) throw badRequest("Invalid data type for recipients");
+  if (!data.length) return [];
+  if (typeof data[0] === "string") {
+    if (!data.every((d) => typeof d === "string")) throw badRequest("Recipient lists may contain emails or user IDs, but not both.");
+    return [...new Set((data as string[]).map((e) => e.trim()))];
+  }
+  if (typeof data[0] !== "number" || !Number.isInteger(data[0])) throw badRequest("Invalid data type for recipients");
+  if (!data.every((d) => typeof d === "number" && Number.isInteger(d))) {
+    throw badRequest("Recipient lists may contain emails or user IDs, but not both.");
+  }
+  return [...new Set(data as number[])];
+}
+
+async function resolveDirectRecipients(db: Executor, realmId: number, given: string[] | number[]): Promise<UserRow[]> {
+  const users: UserRow[] = [];
+  for (const g of given) {
+    const user = typeof g === "number" ? await getUserById(db, realmId, g) : await getUserByAnyEmail(db, realmId, g);
+    if (!user) throw badRequest(typeof g === "number" ? `Invalid user ID ${g}` : `Invalid email '${g}'`);
+    users.push(user);
+  }
+  return users;
+}
+
+async function checkDirectMessagePermission(db: Executor, realm: Realm, sender: UserRow, recipients: UserRow[]): Promise<void> {
+  if (sender.is_bot === 1) return;
+  if (recipients.every((u) => u.is_bot === 1 || u.id === sender.id)) return;
+  const system = await systemGroupIds(db, realm.id);
+  const permissionGroup = realm.groupSettings.direct_message_permission_group;
+  const everyone = [sender, ...recipients];
+  const allowed = await Promise.all(everyone.map((u) => isUserInGroup(db, realm.id, u.id, permissionGroup)));
+  if (!allowed.some(Boolean)) {
+    throw badRequest(
+      permissionGroup === system.get("role:nobody")
+        ? "Direct messages are disabled in this organization."
+        : "This conversation does not include any users who can authorize it.",
+    );
+  }
+  if (await isUserInGroup(db, realm.id, sender.id, realm.groupSettings.direct_message_initiator_group)) return;
+  const key = dmKeyFor([sender.id, ...recipients.map((u) => u.id)]);
+  const earlier = await db.selectFrom("messages").select("id").where("realm_id", "=", realm.id).where("dm_key", "=", key).executeTakeFirst();
+  if (!earlier) throw badRequest("You do not have permission to initiate direct message conversations.");
+}
+
+async function checkedStreamTarget(
+  db: Executor,
+  realm: Realm,
+  sender: UserRow,
+  indicator: StreamIndicator,
+  topic: string,
+): Promise<MessageTarget> {
+  let stream: StreamRow | undefined;
+  if (typeof indicator === "number") {
+    stream = await getStream(db, realm.id, indicator);
+    if (!stream) throw streamDoesNotExistById(indicator);
+  } else {
+    const name = indicator.trim();
+    checkChannelName(name);
+    stream = await getStreamByName(db, realm.id, name);
+    if (!stream) throw streamDoesNotExistByName(name);
+  }
+  const subscribed = (await getSubscription(db, sender.id, stream.id))?.active === 1;
+  const refusal = postRefusal(await senderFacts(db, sender, stream.id), channelFacts(stream), subscribed);
+  if (refusal === "no_post_permission") throw badRequest("You do not have permission to post in this channel.");
+  if (refusal === "not_authorized") throw badRequest(`Not authorized to send to channel '${stream.name}'`);
+  checkTopicAllowed(effectiveTopicsPolicy(realm.props.topics_policy, stream.topics_policy), topic);
+  return { kind: "stream", stream, topic };
+}
+
+/** POST /messages, checked in Zulip's order. */
+export async function sendMessageFromRequest(app: AppContext, caller: { user: UserRow; realm: Realm; clientName: string }, req: SendMessageRequest) {
+  const { user: sender, realm } = caller;
+  const isStream = req.type === "stream" || req.type === "channel";
+  return runAction(app, async (tx, events) => {
+    let target: MessageTarget;
+    if (isStream) {
+      if (req.to === undefined) throw badRequest("Missing channel");
+      const indicator = streamIndicator(req.to);
+      if (req.topic === undefined) throw badRequest("Missing topic");
+      const topic = normalizeTopic(req.topic);
+      const content = normalizeContent(req.content);
+      target = await checkedStreamTarget(tx, realm, sender, indicator, topic);
+      return send(target, content);
+    }
+    const given = req.to === undefined ? [] : directRecipients(req.to);
+    if (!given.length) throw badRequest("Message must have recipients");
+    const recipients = await resolveDirectRecipients(tx, realm.id, given);
+    const content = normalizeContent(req.content);
+    const gone = recipients.find((u) => u.is_active !== 1);
+    if (gone) throw badRequest(`'${gone.email}' is no longer using Zulip.`);
+    await checkDirectMessagePermission(tx, realm, sender, recipients);
+    return send({ kind: "direct", recipients }, content);
+
+    async function send(t: MessageTarget, content: string) {
+      const id = await sendMessageInTx(tx, app, events, realm, sender, t, content, {
+        clientName: caller.clientName,
+        readBySender: req.readBySender ?? defaultReadBySender(caller.clientName),
+      });
+      return { id };
+    }
+  });
+}
+
+/** Whether the user may read this message, and their flags for it. */
+export async function accessMessage(db: Executor, user: UserRow, messageId: number): Promise<{ message: MessageRow; flags: string[] }> {
+  const message = await getMessage(db, user.realm_id, messageId);
+  if (!message) throw badRequest("Invalid message(s)");
+  const flags = (await userMessageFlags(db, user.id, [message.id])).get(message.id);
+  if (flags !== undefined) return { message, flags: flagsForApi(flags) };
+  if (message.stream_id !== null) {
+    const stream = (await getStream(db, user.realm_id, message.stream_id))!;
+    const subscribed = (await getSubscription(db, user.id, stream.id))?.active === 1;
+    if (canAccessHistory(await userFacts(db, user), channelFacts(stream), subscribed)) {
+      return { message, flags: ["read", "historical"] };
+    }
+  }
+  throw badRequest("Invalid message(s)");
+}
+
+export async function getSingleMessage(app: AppContext, user: UserRow, realm: Realm, messageId: number, opts: MessageFormatOptions) {
+  const { message, flags } = await accessMessage(app.db, user, messageId);
+  const ctx = await messageContext(app.db, realm, [message]);
+  return { raw_content: message.content, message: { ...formatMessage(message, ctx, opts), flags } };
+}

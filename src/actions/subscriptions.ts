@@ -1,0 +1,462 @@
+/** Subscribing and unsubscribing users, creating channels on the way, with Zulip's events. */
+import type { AppContext } from "../context.js";
+import { runAction, type PendingEvents, type Tx } from "./run.js";
+import type { ChannelGroupSetting, Executor } from "../store/schema.js";
+import { CHANNEL_GROUP_SETTINGS } from "../store/schema.js";
+import type { Realm } from "../store/realms.js";
+import type { UserRow } from "../store/users.js";
+import { getRealm } from "../store/realms.js";
+import { recursiveMemberIds, systemGroupIds } from "../store/groups.js";
+import { addSubscriptions, removeSubscriptions } from "../store/subscriptions.js";
+import {
+  activeSubscriptionsOf,
+  getStream,
+  getStreamsByNames,
+  subscribedStreamIds,
+  subscribersByStream,
+  type StreamRow,
+} from "../store/streams.js";
+import { ZulipError, badRequest, ownerRequired } from "../http/errors.js";
+import { isAdmin, isGuest } from "../domain/roles.js";
+import { LIMITS } from "../domain/limits.js";
+import { checkChannelName, historyPublicToSubscribersFor, permissionPolicy } from "../domain/channels.js";
+import { CHANNEL_SETTING_RULES, DELETE_POLICY_SETTINGS, parseRetentionDays } from "../domain/channel_settings.js";
+import { CHANNEL_EVENTS_TOPIC, type TopicsPolicy } from "../domain/topics.js";
+import {
+  METADATA_GRANTING_SETTINGS,
+  canRemoveSubscribers,
+  cannotAddSubscribers,
+  channelCreationRefusal,
+  hasContentAccess,
+  hasBasicAccess,
+  type UserFacts,
+} from "../domain/channel_access.js";
+import { activeUsers, channelFacts, metadataAccessUserIds, streamDisplayData, userFacts } from "./channel_context.js";
+import { createStreamInTx } from "./streams.js";
+import { groupForSetting, type GroupSettingInput } from "./group_setting_input.js";
+import { sendMessageInTx } from "./messages.js";
+import { formatStream, formatSubscription } from "../format/streams.js";
+
+export type Principals = string[] | number[];
+
+/** Users named by `principals` (API emails or ids) in the caller's organization. */
+async function resolvePrincipals(db: Executor, realmId: number, principals: Principals): Promise<UserRow[]> {
+  const users: UserRow[] = [];
+  for (const p of principals) {
+    const q = db.selectFrom("users").selectAll().where("realm_id", "=", realmId);
+    const user =
+      typeof p === "number"
+        ? await q.where("id", "=", p).executeTakeFirst()
+        : (await q.execute()).find((u) => u.email.toLowerCase() === p.trim().toLowerCase());
+    if (!user) throw badRequest(typeof p === "number" ? `Invalid user ID: ${p}` : "No such user");
+    if (user.is_active !== 1) throw badRequest("User is deactivated");
+    if (!users.some((u) => u.id === user.id)) users.push(user);
+  }
+  return users;
+}
+
+/** The user themself, or a bot they own, is not "someone else" when unsubscribing. */
+const directlyControls = (actor: UserRow, target: UserRow) =>
+  actor.id === target.id || (target.is_bot === 1 && target.bot_owner_id === actor.id);
+
+const silentMention = (u: UserRow) => `@_**${u.full_name}|${u.id}**`;
+const channelLink = (s: StreamRow) => `#**${s.name}**`;
+
+/** Non-guest members of the groups that let people see a private channel. */
+async function metadataGroupUserIds(db: Executor, realm: Realm, stream: StreamRow, nonGuests: Set<number>): Promise<Set<number>> {
+  const ids = new Set<number>();
+  for (const s of METADATA_GRANTING_SETTINGS) {
+    for (const id of await recursiveMemberIds(db, realm.id, stream[s])) if (nonGuests.has(id)) ids.add(id);
+  }
+  return ids;
+}
+
+async function sendStreamCreate(db: Executor, app: AppContext, events: PendingEvents, realm: Realm, stream: StreamRow, userIds: number[]) {
+  if (!userIds.length) return;
+  const data = await streamDisplayData(db, [stream], app.clock.now());
+  data.weeklyTraffic.set(stream.id, null);
+  events.send({
+    realmId: realm.id,
+    event: { type: "stream", op: "create", streams: [formatStream(stream, data)] },
+    userIds: [...userIds].sort((a, b) => a - b),
+  });
+}
+
+/**
+ * peer_add / peer_remove to everyone tracking these channels' subscribers, except the users
+ * who changed. Public channels changed for the same users share one event per audience.
+ */
+async function sendPeerEvents(
+  db: Executor,
+  realm: Realm,
+  events: PendingEvents,
+  op: "peer_add" | "peer_remove",
+  streams: Map<number, StreamRow>,
+  altered: Map<number, Set<number>>,
+) {
+  const users = await activeUsers(db, realm.id);
+  const allIds = users.map((u) => u.id);
+  const nonGuests = new Set(users.filter((u) => u.role !== 600).map((u) => u.id));
+  const subscribers = await subscribersByStream(db, [...altered.keys()]);
+  const send = (streamIds: number[], userIds: Set<number>, recipients: Iterable<number>) => {
+    const to = [...recipients].filter((id) => !userIds.has(id)).sort((a, b) => a - b);
+    if (!to.length || !userIds.size) return;
+    events.send({
+      realmId: realm.id,
+      event: { type: "subscription", op, stream_ids: [...streamIds].sort((a, b) => a - b), user_ids: [...userIds].sort((a, b) => a - b) },
+      userIds: to,
+    });
+  };
+  const publicGroups = new Map<string, number[]>();
+  for (const [streamId, changed] of altered) {
+    const stream = streams.get(streamId)!;
+    if (stream.invite_only === 1) {
+      send([streamId], changed, await metadataAccessUserIds(db, realm, stream));
+      continue;
+    }
+    const key = [...changed].sort((a, b) => a - b).join(",");
+    publicGroups.set(key, [...(publicGroups.get(key) ?? []), streamId]);
+  }
+  for (const [key, streamIds] of publicGroups) {
+    const changed = new Set(key.split(",").map(Number));
+    const webPublic = streamIds.filter((id) => streams.get(id)!.is_web_public === 1);
+    const withoutGuests: number[] = [];
+    for (const id of streamIds) {
+      if (webPublic.includes(id)) continue;
+      const subs = subscribers.get(id) ?? [];
+      if (subs.every((u) => nonGuests.has(u))) withoutGuests.push(id);
+      else send([id], changed, new Set([...nonGuests, ...subs]));
+    }
+    if (webPublic.length) send(webPublic, changed, allIds);
+    if (withoutGuests.length) send(withoutGuests, changed, nonGuests);
+  }
+}
+
+export interface SubscribeRequest {
+  subscriptions: { name: string; description?: string; color?: string }[];
+  principals: Principals | undefined;
+  authorizationErrorsFatal: boolean;
+  announce: boolean;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  isDefaultStream: boolean;
+  historyPublicToSubscribers: boolean | undefined;
+  messageRetentionDays: string | number;
+  topicsPolicy: TopicsPolicy | undefined;
+  groupSettings: Partial<Record<ChannelGroupSetting, GroupSettingInput>>;
+  folderId: number | undefined;
+  sendNewSubscriptionMessages: boolean;
+}
+
+function inRealmGroup(facts: UserFacts, realm: Realm, setting: string): boolean {
+  return facts.groups.has(realm.groupSettings[setting]);
+}
+
+/** Checks and creates the channels that do not exist yet, as POST /users/me/subscriptions does. */
+async function createMissingChannels(
+  tx: Tx,
+  app: AppContext,
+  events: PendingEvents,
+  realm: Realm,
+  actor: UserRow,
+  facts: UserFacts,
+  req: SubscribeRequest,
+  missing: { name: string; description?: string }[],
+  retentionDays: number | null,
+): Promise<StreamRow[]> {
+  const system = await systemGroupIds(tx, realm.id);
+  const created: StreamRow[] = [];
+  for (const spec of missing) {
+    const groups: Partial<Record<ChannelGroupSetting, number>> = {};
+    for (const setting of CHANNEL_GROUP_SETTINGS) {
+      const value = req.groupSettings[setting];
+      if (value === undefined) continue;
+      groups[setting] = await groupForSetting(tx, realm.id, setting, value, CHANNEL_SETTING_RULES[setting]);
+      if (
+        DELETE_POLICY_SETTINGS.includes(setting) &&
+        groups[setting] !== system.get("role:nobody") &&
+        !(inRealmGroup(facts, realm, "can_set_delete_message_policy_group"))
+      ) {
+        throw badRequest("Insufficient permission");
+      }
+    }
+    const refusal = channelCreationRefusal(
+      facts,
+      {
+        canCreatePublicGroup: realm.groupSettings.can_create_public_channel_group,
+        canCreatePrivateGroup: realm.groupSettings.can_create_private_channel_group,
+        canCreateWebPublicGroup: realm.groupSettings.can_create_web_public_channel_group,
+        webPublicEnabled: app.config.webPublicStreamsEnabled && realm.props.enable_spectator_access,
+      },
+      { inviteOnly: req.inviteOnly, isWebPublic: req.isWebPublic, isDefault: req.isDefaultStream },
+    );
+    if (refusal) throw badRequest(refusal);
+    if (retentionDays !== null && actor.role !== 100) throw ownerRequired();
+    const stream = await createStreamInTx(tx, app, realm, actor, {
+      name: spec.name,
+      description: spec.description,
+      inviteOnly: req.inviteOnly,
+      isWebPublic: req.isWebPublic,
+      historyPublicToSubscribers: historyPublicToSubscribersFor(req.inviteOnly, req.historyPublicToSubscribers),
+      isDefault: req.isDefaultStream,
+      messageRetentionDays: retentionDays,
+      topicsPolicy: req.topicsPolicy,
+      folderId: req.folderId ?? null,
+      groupSettings: groups,
+    });
+    await sendStreamCreate(tx, app, events, realm, stream, await metadataAccessUserIds(tx, realm, stream));
+    created.push(stream);
+  }
+  return created;
+}
+
+/** POST /users/me/subscriptions (guests are refused by the route, before parameters are read). */
+export async function subscribe(app: AppContext, actor: UserRow, realmRow: Realm, req: SubscribeRequest) {
+  return runAction(app, async (tx, events) => {
+    const realm = (await getRealm(tx, realmRow.id))!;
+    const facts = await userFacts(tx, actor);
+    const principals = req.principals ?? [];
+
+    if (req.folderId !== undefined) {
+      const folder = await tx
+        .selectFrom("channel_folders")
+        .select("id")
+        .where("realm_id", "=", realm.id)
+        .where("id", "=", req.folderId)
+        .executeTakeFirst();
+      if (!folder) throw badRequest("Invalid channel folder ID");
+    }
+    const retentionDays = parseRetentionDays(req.messageRetentionDays);
+    if (Number.isNaN(retentionDays)) {
+      throw new ZulipError(`Bad value for 'message_retention_days': ${req.messageRetentionDays}`, "REQUEST_VARIABLE_INVALID", 400, {
+        var_name: "message_retention_days",
+      });
+    }
+    if (req.topicsPolicy !== undefined && req.topicsPolicy !== "inherit" && !(inRealmGroup(facts, realm, "can_set_topics_policy_group"))) {
+      throw badRequest("Insufficient permission");
+    }
+
+    const specs = req.subscriptions.map((s) => ({
+      name: s.name.trim(),
+      description: s.description?.replace(/\n/g, " "),
+    }));
+    for (const s of specs) checkChannelName(s.name);
+    const existingByName = await getStreamsByNames(tx, realm.id, specs.map((s) => s.name));
+    const existing: StreamRow[] = [];
+    const missing: typeof specs = [];
+    for (const s of specs) {
+      const found = existingByName.get(s.name.toLowerCase());
+      if (found) {
+        if (!existing.includes(found)) existing.push(found);
+      } else if (!missing.some((m) => m.name.toLowerCase() === s.name.toLowerCase())) missing.push(s);
+    }
+    const subscribingOthers = principals.length > 0 && !principals.every((p) => p === actor.id);
+    const created = await createMissingChannels(tx, app, events, realm, actor, facts, req, missing, retentionDays as number | null);
+
+    const mySubs = await subscribedStreamIds(tx, actor.id);
+    const readable = existing.filter((s) => hasContentAccess(facts, channelFacts(s), mySubs.has(s.id)));
+    const unauthorized = existing.filter((s) => !readable.includes(s));
+    if (unauthorized.length && req.authorizationErrorsFatal) {
+      throw badRequest(`Unable to access channel (${unauthorized[0].name}).`);
+    }
+    if (subscribingOthers) {
+      const refused = cannotAddSubscribers(facts, readable.map(channelFacts), realm.groupSettings.can_add_subscribers_group);
+      if (refused.length) throw badRequest("Insufficient permission");
+    }
+    const streams = [...readable, ...created];
+    const subscribers = subscribingOthers ? await resolvePrincipals(tx, realm.id, principals) : [actor];
+
+    const subscribed: Record<string, string[]> = {};
+    const alreadySubscribed: Record<string, string[]> = {};
+    const altered = new Map<number, Set<number>>();
+    for (const stream of streams) {
+      const added = new Set(await addSubscriptions(tx, stream.id, subscribers.map((u) => u.id)));
+      for (const u of subscribers) {
+        const bucket = added.has(u.id) ? subscribed : alreadySubscribed;
+        (bucket[String(u.id)] ??= []).push(stream.name);
+      }
+      if (added.size) altered.set(stream.id, added);
+    }
+    const streamMap = new Map(streams.map((s) => [s.id, s]));
+    await sendSubscriptionAddEvents(tx, app, events, realm, subscribers, streamMap, altered);
+
+    const result: Record<string, unknown> = { subscribed, already_subscribed: alreadySubscribed };
+    if (!req.authorizationErrorsFatal) result.unauthorized = unauthorized.map((s) => s.name);
+    const sent = await sendNewSubscriptionNotices(tx, app, events, realm, actor, req, subscribers, subscribed, created);
+    if (req.sendNewSubscriptionMessages) result.new_subscription_messages_sent = sent;
+    return result;
+  });
+}
+
+async function sendSubscriptionAddEvents(
+  tx: Tx,
+  app: AppContext,
+  events: PendingEvents,
+  realm: Realm,
+  subscribers: UserRow[],
+  streams: Map<number, StreamRow>,
+  altered: Map<number, Set<number>>,
+) {
+  if (!altered.size) return;
+  const users = await activeUsers(tx, realm.id);
+  const nonGuests = new Set(users.filter((u) => u.role !== 600).map((u) => u.id));
+  const admins = new Set(users.filter((u) => u.role <= 200).map((u) => u.id));
+  const guests = new Set(subscribers.filter((u) => isGuest(u.role)).map((u) => u.id));
+  for (const [streamId, changed] of altered) {
+    const stream = streams.get(streamId)!;
+    let newlyVisible: number[] = [];
+    if (stream.invite_only === 1) {
+      const viaGroups = await metadataGroupUserIds(tx, realm, stream, nonGuests);
+      newlyVisible = [...changed].filter((id) => !admins.has(id) && !viaGroups.has(id));
+    } else if (stream.is_web_public === 0) {
+      newlyVisible = [...changed].filter((id) => guests.has(id));
+    }
+    await sendStreamCreate(tx, app, events, realm, stream, newlyVisible);
+  }
+  const rows = [...altered.keys()].map((id) => streams.get(id)!);
+  const data = await streamDisplayData(tx, rows, app.clock.now());
+  for (const user of subscribers) {
+    const mine = rows.filter((s) => altered.get(s.id)!.has(user.id));
+    if (!mine.length) continue;
+    const subs = await activeSubscriptionsOf(tx, user.id);
+    const objects = mine.map((s) =>
+      formatSubscription(s, subs.find((x) => x.stream_id === s.id)!, data, { includeSubscribers: true }),
+    );
+    events.send({ realmId: realm.id, event: { type: "subscription", op: "add", subscriptions: objects }, userIds: [user.id] });
+  }
+  await sendPeerEvents(tx, realm, events, "peer_add", streams, altered);
+}
+
+/**
+ * Notification Bot's messages: a DM to each other human newly subscribed to existing channels
+ * (unless too many were added), the new-channel announcement, and a notice in each new channel.
+ * Returns whether the DMs were sent.
+ */
+async function sendNewSubscriptionNotices(
+  tx: Tx,
+  app: AppContext,
+  events: PendingEvents,
+  realm: Realm,
+  actor: UserRow,
+  req: SubscribeRequest,
+  subscribers: UserRow[],
+  subscribed: Record<string, string[]>,
+  created: StreamRow[],
+): Promise<boolean> {
+  const bot = await tx
+    .selectFrom("users")
+    .selectAll()
+    .where("realm_id", "=", realm.id)
+    .where("email", "=", "notification-bot@zulip.com")
+    .executeTakeFirstOrThrow();
+  const asBot = { clientName: "Internal", readBySender: false, markReadFor: [actor.id] };
+  const createdNames = new Set(created.map((s) => s.name));
+  const sendDms = req.sendNewSubscriptionMessages && Object.keys(subscribed).length <= LIMITS.maxBulkNewSubscriptionMessages;
+  if (sendDms) {
+    for (const user of subscribers) {
+      if (user.id === actor.id || user.is_bot === 1) continue;
+      const names = (subscribed[String(user.id)] ?? []).filter((n) => !createdNames.has(n)).sort();
+      if (!names.length) continue;
+      const content =
+        names.length === 1
+          ? `${silentMention(actor)} subscribed you to #**${names[0]}**.`
+          : `${silentMention(actor)} subscribed you to the following channels:\n\n` + names.map((n) => `* #**${n}**\n`).join("");
+      await sendMessageInTx(tx, app, events, realm, bot, { kind: "direct", recipients: [user] }, content, asBot);
+    }
+  }
+  if (req.announce && created.length) {
+    const announceStream = await getStream(tx, realm.id, realm.props.new_stream_announcements_stream_id);
+    if (announceStream) {
+      const links = created.map(channelLink).join(", ");
+      const content =
+        created.length > 1
+          ? `${silentMention(actor)} created the following channels: ${links}.`
+          : `${silentMention(actor)} created a new channel ${links}.`;
+      await sendMessageInTx(tx, app, events, realm, bot, { kind: "stream", stream: announceStream, topic: "new channels" }, content, asBot);
+    }
+  }
+  if (realm.props.send_channel_events_messages) {
+    for (const stream of created) {
+      const kind = {
+        web_public: "**Web-public**",
+        public: "**Public**",
+        private_shared_history: "**Private, shared history**",
+        private_protected_history: "**Private, protected history**",
+      }[permissionPolicy({ inviteOnly: stream.invite_only === 1, isWebPublic: stream.is_web_public === 1, historyPublicToSubscribers: stream.history_public_to_subscribers === 1 })];
+      const description = stream.description === "" ? "*No description.*" : stream.description;
+      const content = `${kind} channel created by ${silentMention(actor)}. **Description:**\n\`\`\`\` quote\n${description}\n\`\`\`\``;
+      const fresh = (await getStream(tx, realm.id, stream.id))!;
+      const topic = fresh.topics_policy === "empty_topic_only" ? "" : CHANNEL_EVENTS_TOPIC;
+      await sendMessageInTx(tx, app, events, realm, bot, { kind: "stream", stream: fresh, topic }, content, asBot);
+    }
+  }
+  return sendDms;
+}
+
+/** DELETE /users/me/subscriptions. */
+export async function unsubscribe(app: AppContext, actor: UserRow, realm: Realm, names: string[], principals: Principals | undefined) {
+  return runAction(app, async (tx, events) => {
+    const targets = principals && principals.length ? await resolvePrincipals(tx, realm.id, principals) : [actor];
+    const unsubscribingOthers = targets.some((t) => !directlyControls(actor, t));
+    const stripped = names.map((n) => n.trim());
+    for (const n of stripped) checkChannelName(n);
+    const found = await getStreamsByNames(tx, realm.id, stripped);
+    const facts = await userFacts(tx, actor);
+    if (unsubscribingOthers) {
+      const mine = await subscribedStreamIds(tx, actor.id);
+      const checks = [...found.values()].map((s) => ({ channel: channelFacts(s), subscribed: mine.has(s.id) }));
+      if (!canRemoveSubscribers(facts, checks)) throw badRequest("Insufficient permission");
+    }
+    const missing = stripped.filter((n) => !found.has(n.toLowerCase()));
+    if (missing.length) throw badRequest(`Channel(s) (${missing.join(", ")}) do not exist`);
+    const streams = [...new Map(stripped.map((n) => found.get(n.toLowerCase())!).map((s) => [s.id, s])).values()];
+
+    const removed: string[] = [];
+    const notRemoved: string[] = [];
+    const altered = new Map<number, Set<number>>();
+    const removedByUser = new Map<number, StreamRow[]>();
+    for (const user of targets) {
+      for (const stream of streams) {
+        const gone = await removeSubscriptions(tx, stream.id, [user.id]);
+        if (gone.length) {
+          removed.push(stream.name);
+          if (!altered.has(stream.id)) altered.set(stream.id, new Set());
+          altered.get(stream.id)!.add(user.id);
+          removedByUser.set(user.id, [...(removedByUser.get(user.id) ?? []), stream]);
+        } else notRemoved.push(stream.name);
+      }
+    }
+    for (const user of targets) {
+      const lost = removedByUser.get(user.id);
+      if (!lost) continue;
+      events.send({
+        realmId: realm.id,
+        event: { type: "subscription", op: "remove", subscriptions: lost.map((s) => ({ name: s.name, stream_id: s.id })) },
+        userIds: [user.id],
+      });
+      if (isAdmin(user.role)) continue;
+      const userFactsAfter = await userFacts(tx, user);
+      const hidden = lost.filter((s) => !hasBasicAccess(userFactsAfter, channelFacts(s), false));
+      if (hidden.length) {
+        events.send({
+          realmId: realm.id,
+          event: { type: "stream", op: "delete", streams: hidden.map((s) => ({ stream_id: s.id })), stream_ids: hidden.map((s) => s.id) },
+          userIds: [user.id],
+        });
+      }
+    }
+    await sendPeerEvents(tx, realm, events, "peer_remove", new Map(streams.map((s) => [s.id, s])), altered);
+    return { removed, not_removed: notRemoved };
+  });
+}
+
+/** GET /users/me/subscriptions: the user's active, unarchived subscriptions, by name. */
+export async function listSubscriptions(app: AppContext, user: UserRow, includeSubscribers: boolean) {
+  const subs = await activeSubscriptionsOf(app.db, user.id);
+  const rows = subs.length
+    ? await app.db.selectFrom("streams").selectAll().where("id", "in", subs.map((s) => s.stream_id)).where("is_archived", "=", 0).execute()
+    : [];
+  rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const data = await streamDisplayData(app.db, rows, app.clock.now());
+  return rows.map((r) => formatSubscription(r, subs.find((s) => s.stream_id === r.id)!, data, { includeSubscribers }));
+}

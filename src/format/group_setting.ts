@@ -1,0 +1,28 @@
+/** How a permission setting's value is shown in the API. */
+
+export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
+
+export interface GroupDescription {
+  id: number;
+  /** null for the anonymous groups that hold a setting's value. */
+  name: string | null;
+  /** Active direct members. */
+  directMembers: readonly number[];
+  directSubgroups: readonly number[];
+}
+
+/** A named group is shown as its id; an anonymous one as its active members and subgroups, sorted. */
+export function groupSettingValue(group: GroupDescription): GroupSettingValue {
+  if (group.name !== null) return group.id;
+  return {
+    direct_members: [...group.directMembers].sort((a, b) => a - b),
+    direct_subgroups: [...group.directSubgroups].sort((a, b) => a - b),
+  };
+}
+
+/** Values for many settings at once, given descriptions of the groups they point at. */
+export function groupSettingValues(groups: Iterable<GroupDescription>): Map<number, GroupSettingValue> {
+  const out = new Map<number, GroupSettingValue>();
+  for (const g of groups) out.set(g.id, groupSettingValue(g));
+  return out;
+}

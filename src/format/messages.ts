@@ -1,0 +1,61 @@
+/** How a message is shown in the API (MessagesBase at feature level 420). */
+import type { MessageRow } from "../store/messages.js";
+import type { UserRow } from "../store/users.js";
+import { displayTopic } from "../domain/topics.js";
+import { EMAIL_ADDRESS_VISIBILITY } from "../domain/realm_settings.js";
+import { gravatarUrl, userProps } from "./users.js";
+
+export interface MessageContext {
+  realmStringId: string;
+  users: Map<number, UserRow>;
+  streamNames: Map<number, string>;
+}
+
+export interface MessageFormatOptions {
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  allowEmptyTopicName: boolean;
+}
+
+/** Gravatar URLs are left to clients that compute them, when the address is public. */
+function senderAvatar(sender: UserRow, clientGravatar: boolean): string | null {
+  const visibility = Number(userProps(sender).email_address_visibility ?? EMAIL_ADDRESS_VISIBILITY.EVERYONE);
+  if (clientGravatar && visibility === EMAIL_ADDRESS_VISIBILITY.EVERYONE) return null;
+  return gravatarUrl(sender.delivery_email);
+}
+
+export function formatMessage(m: MessageRow, ctx: MessageContext, opts: MessageFormatOptions): Record<string, unknown> {
+  const sender = ctx.users.get(m.sender_id)!;
+  const isStream = m.stream_id !== null;
+  const displayRecipient = isStream
+    ? (ctx.streamNames.get(m.stream_id!) ?? "")
+    : m
+        .dm_key!.split(",")
+        .map(Number)
+        .map((id) => ctx.users.get(id)!)
+        .map((u) => ({ id: u.id, email: u.email, full_name: u.full_name, is_mirror_dummy: false }));
+  const out: Record<string, unknown> = {
+    id: m.id,
+    sender_id: m.sender_id,
+    sender_email: sender.email,
+    sender_full_name: sender.full_name,
+    sender_realm_str: ctx.realmStringId,
+    avatar_url: senderAvatar(sender, opts.clientGravatar),
+    client: m.client,
+    content: opts.applyMarkdown ? m.rendered_content : m.content,
+    content_type: opts.applyMarkdown ? "text/html" : "text/x-markdown",
+    display_recipient: displayRecipient,
+    recipient_id: m.recipient_id,
+    subject: isStream ? displayTopic(m.topic, opts.allowEmptyTopicName) : "",
+    topic_links: [],
+    is_me_message: /^\/me\s/.test(m.content),
+    reactions: [],
+    submessages: [],
+    timestamp: Number(m.date_sent),
+    type: isStream ? "stream" : "private",
+  };
+  if (isStream) out.stream_id = m.stream_id;
+  if (m.last_edit_time !== null) out.last_edit_timestamp = Number(m.last_edit_time);
+  if (m.last_moved_time !== null) out.last_moved_timestamp = Number(m.last_moved_time);
+  return out;
+}

@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { endpoint } from "../http/endpoint.js";
+import { P } from "../http/params.js";
+import { badRequest, guestNotAllowed } from "../http/errors.js";
+import { isGuest } from "../domain/roles.js";
+import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting } from "../store/schema.js";
+import { LIMITS } from "../domain/limits.js";
+import { TOPICS_POLICIES, type TopicsPolicy } from "../domain/topics.js";
+import { listSubscriptions, subscribe, unsubscribe } from "../actions/subscriptions.js";
+import { groupSettingValueSchema, type GroupSettingInput } from "../actions/group_setting_input.js";
+
+const principals = P.json(z.union([z.array(z.string()), z.array(z.int())])).optional();
+
+const groupSettingParams = Object.fromEntries(
+  CHANNEL_GROUP_SETTINGS.map((s) => [s, P.json(groupSettingValueSchema).optional()]),
+) as Record<ChannelGroupSetting, ReturnType<typeof P.json<GroupSettingInput>>>;
+
+export const subscriptionRoutes = [
+  endpoint({
+    method: "GET",
+    path: "/users/me/subscriptions",
+    params: { include_subscribers: P.oneOf(["true", "false", "partial"]).default("false") },
+    handler: async ({ app, caller }, p) => ({
+      subscriptions: await listSubscriptions(app, caller.user, p.include_subscribers !== "false"),
+    }),
+  }),
+  endpoint({
+    method: "POST",
+    path: "/users/me/subscriptions",
+    guard: ({ caller }) => {
+      if (isGuest(caller.user.role)) throw guestNotAllowed();
+    },
+    params: {
+      subscriptions: P.json(
+        z.array(
+          z
+            .object({
+              name: z.string(),
+              color: z.string().optional(),
+              description: z.string().max(LIMITS.maxStreamDescriptionLength).optional(),
+            })
+            .strict(),
+        ),
+      ),
+      principals,
+      authorization_errors_fatal: P.bool().default(true),
+      announce: P.bool().default(false),
+      invite_only: P.bool().default(false),
+      is_web_public: P.bool().default(false),
+      is_default_stream: P.bool().default(false),
+      history_public_to_subscribers: P.bool().optional(),
+      message_retention_days: P.json(z.union([z.string(), z.int()])).default("realm_default"),
+      topics_policy: P.json(z.string()).optional(),
+      folder_id: P.int().optional(),
+      send_new_subscription_messages: P.bool().default(true),
+      ...groupSettingParams,
+    },
+    handler: async ({ app, caller }, p) => {
+      if (p.topics_policy !== undefined && !(TOPICS_POLICIES as readonly string[]).includes(p.topics_policy)) {
+        throw badRequest("Invalid topics_policy");
+      }
+      return subscribe(app, caller.user, caller.realm, {
+        subscriptions: p.subscriptions,
+        principals: p.principals,
+        authorizationErrorsFatal: p.authorization_errors_fatal,
+        announce: p.announce,
+        inviteOnly: p.invite_only,
+        isWebPublic: p.is_web_public,
+        isDefaultStream: p.is_default_stream,
+        historyPublicToSubscribers: p.history_public_to_subscribers,
+        messageRetentionDays: p.message_retention_days,
+        topicsPolicy: p.topics_policy as TopicsPolicy | undefined,
+        folderId: p.folder_id,
+        sendNewSubscriptionMessages: p.send_new_subscription_messages,
+        groupSettings: Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, p[s]]).filter(([, v]) => v !== undefined)),
+      });
+    },
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/users/me/subscriptions",
+    params: { subscriptions: P.json(z.array(z.string())), principals },
+    handler: async ({ app, caller }, p) => unsubscribe(app, caller.user, caller.realm, p.subscriptions, p.principals),
+  }),
+];

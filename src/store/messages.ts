@@ -1,0 +1,73 @@
+import type { Selectable } from "kysely";
+import type { Executor, MessageTable } from "./schema.js";
+import { isStorableId } from "./ids.js";
+
+export type MessageRow = Selectable<MessageTable>;
+
+export const RECIPIENT_TYPE = { personal: 1, stream: 2, directMessageGroup: 3 } as const;
+
+export async function personalRecipientId(db: Executor, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom("recipients")
+    .select("id")
+    .where("type", "=", RECIPIENT_TYPE.personal)
+    .where("type_id", "=", userId)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The recipient of a group direct message among these users, created on first use. */
+export async function directMessageGroupRecipientId(db: Executor, realmId: number, dmKey: string): Promise<number> {
+  let group = await db
+    .selectFrom("direct_message_groups")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("user_ids", "=", dmKey)
+    .executeTakeFirst();
+  if (!group) {
+    group = await db
+      .insertInto("direct_message_groups")
+      .values({ realm_id: realmId, user_ids: dmKey })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return (
+      await db
+        .insertInto("recipients")
+        .values({ type: RECIPIENT_TYPE.directMessageGroup, type_id: group.id })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
+  }
+  const recipient = await db
+    .selectFrom("recipients")
+    .select("id")
+    .where("type", "=", RECIPIENT_TYPE.directMessageGroup)
+    .where("type_id", "=", group.id)
+    .executeTakeFirstOrThrow();
+  return recipient.id;
+}
+
+export async function getMessage(db: Executor, realmId: number, id: number): Promise<MessageRow | undefined> {
+  if (!isStorableId(id)) return undefined;
+  return db.selectFrom("messages").selectAll().where("realm_id", "=", realmId).where("id", "=", id).executeTakeFirst();
+}
+
+export async function userMessageFlags(db: Executor, userId: number, messageIds: readonly number[]): Promise<Map<number, number>> {
+  if (!messageIds.length) return new Map();
+  const rows = await db
+    .selectFrom("user_messages")
+    .select(["message_id", "flags"])
+    .where("user_id", "=", userId)
+    .where("message_id", "in", [...messageIds])
+    .execute();
+  return new Map(rows.map((r) => [r.message_id, r.flags]));
+}
+
+/** The sorted, comma-joined participant ids that identify a direct-message conversation. */
+export function dmKeyFor(userIds: Iterable<number>): string {
+  return [...new Set(userIds)].sort((a, b) => a - b).join(",");
+}
+
+export function dmKeyUserIds(dmKey: string): number[] {
+  return dmKey.split(",").map(Number);
+}
