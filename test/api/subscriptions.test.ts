@@ -170,7 +170,7 @@ describe("POST /users/me/subscriptions: existing channels", () => {
 
   test("malformed subscriptions are refused", async () => {
     await refused(t.member, { subscriptions: "general" }, "subscriptions is not valid JSON");
-    await refused(t.member, { subscriptions: [{ name: "x", nom: "x" }] }, 'Argument "nom" at subscriptions[0] is unexpected');
+    await refused(t.member, { subscriptions: [{ name: "x", nom: "x" }] }, 'Argument "nom" at subscriptions[0]["nom"] is unexpected');
     await refused(t.member, { subscriptions: [{}] }, 'subscriptions[0]["name"] is not a string');
     await refused(t.member, {}, "Missing 'subscriptions' argument");
     await refused(
