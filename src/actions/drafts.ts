@@ -1,3 +1,4 @@
+import { accessStreamById } from "./streams.js";
 import type { AppContext } from "../context.js";
 import type { Caller } from "../http/auth.js";
 import { badRequest, notFound } from "../http/errors.js";
@@ -13,7 +14,6 @@ import {
 } from "../domain/drafts.js";
 import {
   deleteDraft,
-  findDraftChannel,
   findDraftRecipients,
   getOwnDraft,
   insertDraft,
@@ -52,10 +52,8 @@ async function draftFields(db: Executor, caller: Caller, input: DraftInput, now:
   if (input.type === "stream") {
     fields.topic = draftTopic(input.topic);
     if (input.to.length !== 1) throw badRequest("Must specify exactly 1 channel ID for channel messages");
-    // Channel access rules (private channels, guests) apply here once they exist in domain/channel_access.
-    const channel = await findDraftChannel(db, caller.realm.id, input.to[0]);
-    if (!channel) throw badRequest("Invalid channel ID");
-    fields.stream_id = channel.id;
+    const { stream } = await accessStreamById(db, caller.user, input.to[0]);
+    fields.stream_id = stream.id;
   } else if (input.type === "private" && input.to.length) {
     const ids = [...new Set(input.to)].sort((a, b) => a - b);
     const users = await findDraftRecipients(db, caller.realm.id, ids);

@@ -19,6 +19,7 @@ import { isUserInGroup, systemGroupIds } from "../store/groups.js";
 import { badRequest, streamDoesNotExistById, streamDoesNotExistByName } from "../http/errors.js";
 import { renderMarkdown } from "../markdown/render.js";
 import { FLAG_BITS, flagsForApi } from "../domain/message_flags.js";
+import { realmAlertWordMatcher } from "./alert_words.js";
 import { LIMITS } from "../domain/limits.js";
 import { checkChannelName } from "../domain/channels.js";
 import { checkTopicAllowed, effectiveTopicsPolicy, normalizeTopic } from "../domain/topics.js";
@@ -137,6 +138,7 @@ export async function sendMessageInTx(
     .executeTakeFirstOrThrow();
 
   const mentioned = new Set(rendered.mentionedUserIds);
+  const alerted = (await realmAlertWordMatcher(app, tx, realm.id))(content);
   const readers = new Set(opts.markReadFor ?? []);
   if (opts.readBySender) readers.add(sender.id);
   const flagsByUser = new Map<number, number>();
@@ -144,6 +146,7 @@ export async function sendMessageInTx(
     let flags = 0;
     if (target.kind === "direct") flags |= FLAG_BITS.is_private;
     if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
+    if (alerted.has(userId)) flags |= FLAG_BITS.has_alert_word;
     if (rendered.wildcardMentioned && target.kind === "stream") flags |= FLAG_BITS.stream_wildcard_mentioned;
     if (readers.has(userId)) flags |= FLAG_BITS.read;
     flagsByUser.set(userId, flags);

@@ -55,18 +55,6 @@ export async function deleteDraft(db: Executor, draftId: number): Promise<void> 
   await db.deleteFrom("drafts").where("id", "=", draftId).execute();
 }
 
-/** The channel a draft names, if it is an active channel of the realm. */
-export async function findDraftChannel(db: Executor, realmId: number, streamId: number) {
-  if (!isStorableId(streamId)) return undefined;
-  return db
-    .selectFrom("streams")
-    .select("id")
-    .where("id", "=", streamId)
-    .where("realm_id", "=", realmId)
-    .where("is_archived", "=", 0)
-    .executeTakeFirst();
-}
-
 /** The realm's users among `userIds`, by id. */
 export async function findDraftRecipients(db: Executor, realmId: number, userIds: readonly number[]) {
   const ids = userIds.filter(isStorableId);

@@ -172,3 +172,30 @@ describe("register state and message matching", () => {
     assert.notEqual(await realmAlertWordMatcher(srv.app, srv.app.db, t.realm.id), cached);
   });
 });
+
+describe("alert words flag incoming messages", () => {
+  test("a recipient whose alert word appears gets has_alert_word, in the event and in GET /messages", async () => {
+    const sub = await api(t.member).post("/users/me/subscriptions", {
+      subscriptions: [{ name: "alerts" }],
+      principals: [t.member.id, t.member2.id],
+    });
+    assert.equal(sub.status, 200, JSON.stringify(sub.body));
+    assert.equal((await add(t.member2, ["Deploy"])).status, 200);
+
+    const log = new EventLog(srv);
+    const sent = await api(t.member).post("/messages", { type: "stream", to: "alerts", topic: "ops", content: "we deploy today" });
+    const missed = await api(t.member).post("/messages", { type: "stream", to: "alerts", topic: "ops", content: "redeployment only" });
+    log.stop();
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+
+    const [first, second] = log.of("message");
+    assert.deepEqual(first.perUser?.get(t.member2.id)?.flags, ["has_alert_word"]);
+    assert.ok(!(first.perUser?.get(t.member.id)?.flags as string[]).includes("has_alert_word"));
+    assert.ok(!(second.perUser?.get(t.member2.id)?.flags as string[]).includes("has_alert_word"));
+
+    const fetched = await api(t.member2).get("/messages", { anchor: sent.body.id, num_before: 0, num_after: 1, narrow: [["channel", "alerts"]] });
+    const byId = new Map(fetched.body.messages.map((m: { id: number; flags: string[] }) => [m.id, m.flags]));
+    assert.ok((byId.get(sent.body.id) as string[]).includes("has_alert_word"));
+    assert.ok(!(byId.get(missed.body.id) as string[]).includes("has_alert_word"));
+  });
+});

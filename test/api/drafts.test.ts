@@ -6,6 +6,7 @@ import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm
 import { EventLog } from "../helpers/events.js";
 import { runAction } from "../../src/actions/run.js";
 import { createStreamInTx } from "../../src/actions/streams.js";
+import { addSubscriptions } from "../../src/store/subscriptions.js";
 import { draftsRegisterState } from "../../src/actions/drafts.js";
 
 const NOW = 1700000000.75;
@@ -15,6 +16,7 @@ let t: TestRealm;
 let o: TestRealm;
 let general: number;
 let archived: number;
+let secret: number;
 let otherRealmChannel: number;
 
 const api = (u: TestUser) => new Api(srv.url, u);
@@ -63,10 +65,26 @@ before(async () => {
     await tx.updateTable("streams").set({ is_archived: 1 }).where("id", "=", s.id).execute();
     return s.id;
   });
+  secret = await runAction(srv.app, async (tx) => {
+    const s = await createStreamInTx(tx, srv.app, t.realm, null, { name: "secret", inviteOnly: true });
+    await addSubscriptions(tx, s.id, [t.member2.id]);
+    return s.id;
+  });
 });
 after(() => srv.close());
 beforeEach(async () => {
   await srv.app.db.deleteFrom("drafts").execute();
+});
+
+describe("channel drafts need access to the channel's content", () => {
+  test("a private channel one is not subscribed to, or a public one for a guest, is an invalid channel", async () => {
+    assertError(await api(t.member).post("/drafts", { drafts: [streamDraft({ to: [secret] })] }), 400, "Invalid channel ID");
+    assertError(await api(t.guest).post("/drafts", { drafts: [streamDraft()] }), 400, "Invalid channel ID");
+    assert.equal(await draftCount(), 0);
+    const ok = await api(t.member2).post("/drafts", { drafts: [streamDraft({ to: [secret] })] });
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal(await draftCount(), 1);
+  });
 });
 
 describe("GET /drafts", () => {
