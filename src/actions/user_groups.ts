@@ -5,7 +5,14 @@ import { runAction, type PendingEvents, type Tx } from "./run.js";
 import { badRequest } from "../http/errors.js";
 import { addGroupMembers, addSubgroups, createAnonymousGroup, isUserInGroup, recursiveMemberIds, systemGroupIds } from "../store/groups.js";
 import { activeRealmUserIds } from "../store/users.js";
-import { directMemberships, getNamedGroup, getNamedGroups, listNamedGroups, namedGroupExists } from "../store/user_groups.js";
+import {
+  directMemberships,
+  getNamedGroup,
+  getNamedGroups,
+  listNamedGroups,
+  namedGroupExists,
+  systemBotIds,
+} from "../store/user_groups.js";
 import { formatUserGroups } from "../format/user_groups.js";
 import { checkUserGroupName } from "../domain/user_groups.js";
 import {
@@ -160,5 +167,6 @@ export async function userGroupMemberIds(app: AppContext, caller: Caller, groupI
   if (!group) throw invalidUserGroup();
   if (group.deactivated === 1) throw userGroupDeactivated();
   if (directOnly) return (await directMemberships(app.db, [groupId])).get(groupId)!.members;
-  return recursiveMemberIds(app.db, caller.realm.id, groupId);
+  const systemBots = await systemBotIds(app.db, caller.realm.id);
+  return (await recursiveMemberIds(app.db, caller.realm.id, groupId)).filter((id) => !systemBots.has(id));
 }

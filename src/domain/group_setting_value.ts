@@ -14,14 +14,14 @@ export interface AnonymousGroupValue {
 }
 export type GroupSettingValue = number | AnonymousGroupValue;
 
-export const anonymousGroupValueSchema = z.strictObject({
+export const anonymousGroupValueSchema = z.object({
   direct_members: z.array(z.int()),
   direct_subgroups: z.array(z.int()),
 });
 /** A group-setting value as clients send it (the JSON inside a form field). */
 export const groupSettingValueSchema = z.union([z.int(), anonymousGroupValueSchema]);
 /** The `{new, old?}` object used to change a setting. */
-export const groupSettingChangeSchema = z.strictObject({
+export const groupSettingChangeSchema = z.object({
   new: groupSettingValueSchema,
   old: groupSettingValueSchema.optional(),
 });

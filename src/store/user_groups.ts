@@ -49,7 +49,10 @@ export interface GroupMembership {
   subgroups: number[];
 }
 
-/** Active direct members and direct subgroups of each group. */
+/**
+ * Active direct members and direct subgroups of each group. The system bots are left out: in
+ * Zulip they belong to an organization of their own.
+ */
 export async function directMemberships(db: Executor, groupIds: number[]): Promise<Map<number, GroupMembership>> {
   const out = new Map<number, GroupMembership>(groupIds.map((id) => [id, { members: [], subgroups: [] }]));
   if (!groupIds.length) return out;
@@ -59,6 +62,7 @@ export async function directMemberships(db: Executor, groupIds: number[]): Promi
     .select(["user_group_members.group_id", "user_group_members.user_id"])
     .where("user_group_members.group_id", "in", groupIds)
     .where("users.is_active", "=", 1)
+    .where("users.is_system_bot", "=", 0)
     .orderBy("user_group_members.user_id")
     .execute();
   for (const m of members) out.get(m.group_id)!.members.push(m.user_id);
@@ -90,4 +94,9 @@ export async function replaceGroupMembership(
       .values([...new Set(subgroups)].map((subgroup_id) => ({ group_id: groupId, subgroup_id })))
       .execute();
   }
+}
+
+export async function systemBotIds(db: Executor, realmId: number): Promise<Set<number>> {
+  const rows = await db.selectFrom("users").select("id").where("realm_id", "=", realmId).where("is_system_bot", "=", 1).execute();
+  return new Set(rows.map((r) => r.id));
 }
