@@ -8,6 +8,7 @@ import type { Realm } from "../store/realms.js";
 import { badRequest } from "../http/errors.js";
 import { createAnonymousGroup, systemGroupIds } from "../store/groups.js";
 import { getNamedGroup, getNamedGroups, replaceGroupMembership } from "../store/user_groups.js";
+import { activeRealmUserIdsAmong } from "../store/users.js";
 import {
   checkAnonymousValueForSetting,
   checkNamedGroupForSetting,
@@ -30,22 +31,17 @@ export async function normalizeForRealm(tx: Tx, realmId: number, value: GroupSet
   return normalizeGroupSettingValue(value, await nobodyGroupId(tx, realmId));
 }
 
+/** Zulip's user_ids_to_users for group memberships: active users of the organization, the first unknown id refused. */
+export async function checkActiveUserIds(tx: Tx, realm: Realm, userIds: number[]): Promise<number[]> {
+  const unique = [...new Set(userIds)];
+  const missing = firstMissing(userIds, await activeRealmUserIdsAmong(tx, realm.id, unique));
+  if (missing !== undefined) throw badRequest(`Invalid user ID: ${missing}`);
+  return unique.sort((a, b) => a - b);
+}
+
 /** Checks an anonymous value's users and subgroups; returns them deduplicated. */
 async function checkAnonymousMembers(tx: Tx, realm: Realm, value: AnonymousGroupValue): Promise<AnonymousGroupValue> {
-  const members = [...new Set(value.direct_members)];
-  const users = members.length
-    ? await tx
-        .selectFrom("users")
-        .select("id")
-        .where("realm_id", "=", realm.id)
-        .where("id", "in", members)
-        .where("is_active", "=", 1)
-        .where("is_system_bot", "=", 0)
-        .execute()
-    : [];
-  const missingUser = firstMissing(value.direct_members, users.map((u) => u.id));
-  if (missingUser !== undefined) throw badRequest(`Invalid user ID: ${missingUser}`);
-
+  const members = await checkActiveUserIds(tx, realm, value.direct_members);
   const subgroups = [...new Set(value.direct_subgroups)];
   const groups = await getNamedGroups(tx, realm.id, subgroups);
   const missingGroup = firstMissing(value.direct_subgroups, groups.map((g) => g.id));

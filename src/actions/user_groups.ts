@@ -23,7 +23,7 @@ import {
   type GroupSettingValue,
   type UserGroupSetting,
 } from "../domain/group_setting_value.js";
-import { invalidUserGroup, normalizeForRealm, resolveGroupSettingValue } from "./group_settings.js";
+import { checkActiveUserIds, invalidUserGroup, normalizeForRealm, resolveGroupSettingValue } from "./group_settings.js";
 
 /** Zulip's can_create_user_groups: membership of the organization's can_create_groups group. */
 export async function checkCanCreateUserGroups(app: AppContext, caller: Caller): Promise<void> {
@@ -31,24 +31,6 @@ export async function checkCanCreateUserGroups(app: AppContext, caller: Caller):
   if (!(await isUserInGroup(app.db, caller.realm.id, caller.user.id, groupId))) {
     throw badRequest("Insufficient permission");
   }
-}
-
-/** Active users of the organization named by `userIds`; the first unknown one is an error. */
-async function checkGroupMembers(tx: Tx, realm: Realm, userIds: number[]): Promise<number[]> {
-  const unique = [...new Set(userIds)];
-  const found = unique.length
-    ? await tx
-        .selectFrom("users")
-        .select("id")
-        .where("realm_id", "=", realm.id)
-        .where("id", "in", unique)
-        .where("is_active", "=", 1)
-        .where("is_system_bot", "=", 0)
-        .execute()
-    : [];
-  const missing = firstMissing(userIds, found.map((u) => u.id));
-  if (missing !== undefined) throw badRequest(`Invalid user ID: ${missing}`);
-  return unique.sort((a, b) => a - b);
 }
 
 export interface NewUserGroup {
@@ -121,7 +103,7 @@ export interface CreateUserGroupRequest {
 export async function doCreateUserGroup(app: AppContext, caller: Caller, req: CreateUserGroupRequest): Promise<number> {
   const realm = caller.realm;
   return runAction(app, async (tx, events) => {
-    const memberIds = await checkGroupMembers(tx, realm, req.members);
+    const memberIds = await checkActiveUserIds(tx, realm, req.members);
     const name = checkUserGroupName(req.name);
     const settings: Partial<Record<UserGroupSetting, number>> = {};
     for (const setting of USER_GROUP_SETTINGS) {

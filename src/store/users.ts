@@ -71,6 +71,20 @@ export async function activeRealmUsers(db: Executor, realmId: number): Promise<U
     .execute();
 }
 
+/** Which of `userIds` are active users of the organization. */
+export async function activeRealmUserIdsAmong(db: Executor, realmId: number, userIds: number[]): Promise<number[]> {
+  if (!userIds.length) return [];
+  const rows = await db
+    .selectFrom("users")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("id", "in", userIds)
+    .where("is_active", "=", 1)
+    .where("is_system_bot", "=", 0)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 export async function activeRealmUserIds(db: Executor, realmId: number): Promise<number[]> {
   return (await activeRealmUsers(db, realmId)).map((u) => u.id);
 }
