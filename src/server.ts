@@ -13,8 +13,14 @@ export interface Running {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  clock?: Clock;
+  /** Runs once the database is ready, before the server accepts requests. */
+  beforeListen?: (app: AppContext) => Promise<void>;
+}
+
 /** Opens the database (applying migrations), builds the server and starts listening. */
-export async function startConfab(config: Config, opts: { clock?: Clock } = {}): Promise<Running> {
+export async function startConfab(config: Config, opts: StartOptions = {}): Promise<Running> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app: AppContext = {
     db: database.db,
@@ -24,6 +30,7 @@ export async function startConfab(config: Config, opts: { clock?: Clock } = {}):
     log: createLogger(config.logLevel),
     clock: opts.clock ?? systemClock,
   };
+  await opts.beforeListen?.(app);
   const server = await buildServer(app);
   await server.listen({ port: config.port, host: config.host });
   const address = server.server.address();
