@@ -7,11 +7,8 @@ import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import type { AppContext } from "../context.js";
-import { systemClock } from "../context.js";
 import { loadConfig } from "../config.js";
-import { openDatabase } from "../store/db.js";
-import { EventBus } from "../events/bus.js";
-import { createLogger } from "../app.js";
+import { openAppContext } from "../server.js";
 import { ZulipError } from "../http/errors.js";
 import { createRealm } from "../actions/realms.js";
 import { doCreateUser, setCanCreateUsers } from "../actions/users.js";
@@ -143,20 +140,11 @@ const COMMANDS: Record<string, { options: Record<string, { type: "string" | "boo
 };
 
 async function withApp<T>(env: NodeJS.ProcessEnv, fn: (app: AppContext) => Promise<T>): Promise<T> {
-  const config = loadConfig(env);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const app: AppContext = {
-    db: database.db,
-    dialect: database.dialect,
-    config,
-    bus: new EventBus(),
-    log: createLogger(env.LOG_LEVEL ?? "silent"),
-    clock: systemClock,
-  };
+  const { app, close } = await openAppContext(loadConfig(env));
   try {
     return await fn(app);
   } finally {
-    await database.close();
+    await close();
   }
 }
 
