@@ -9,17 +9,18 @@ import {
   listRealmUsers,
   maxMessageIdForUser,
   setUserProp,
+  usersSharingWith,
   type UserRow,
 } from "../store/users.js";
 import { profileDataByUser } from "../store/custom_profile_fields.js";
 import { addSubscriptions } from "../store/subscriptions.js";
 import { badRequest } from "../http/errors.js";
-import { canSeeDeliveryEmail, emailVisibility, formatUser, visibilityAllowsRole } from "../format/users.js";
+import { canSeeDeliveryEmail, emailVisibility, formatInaccessibleUser, formatUser, visibilityAllowsRole } from "../format/users.js";
 import { isValidEmail, nameKey, passwordStrongEnough, validateFullName } from "../domain/users.js";
-import { addGroupMembers, systemGroupIds } from "../store/groups.js";
+import { addGroupMembers, isUserInGroup, systemGroupIds } from "../store/groups.js";
 import { generateApiKey, hashPassword } from "../security/credentials.js";
 import { isFullMember, systemGroupForRole } from "../domain/system_groups.js";
-import { Role } from "../domain/roles.js";
+import { Role, isGuest } from "../domain/roles.js";
 import { EMAIL_ADDRESS_VISIBILITY } from "../domain/realm_settings.js";
 
 export interface CreateUserInput {
@@ -95,10 +96,25 @@ export async function setCanCreateUsers(app: AppContext, userId: number, allowed
 
 const noSuchUser = () => badRequest("No such user");
 
+/**
+ * The users a guest may see in full when the organization's can_access_all_users_group leaves
+ * them out; undefined when the caller may see everyone. Bots are always visible.
+ */
+export async function accessibleUserIds(app: AppContext, caller: Caller): Promise<Set<number> | undefined> {
+  if (!isGuest(caller.user.role)) return undefined;
+  const groupId = caller.realm.groupSettings.can_access_all_users_group;
+  if (await isUserInGroup(app.db, caller.realm.id, caller.user.id, groupId)) return undefined;
+  return usersSharingWith(app.db, caller.user.id);
+}
+
+const hiddenFrom = (accessible: Set<number> | undefined, user: UserRow) =>
+  accessible !== undefined && user.is_bot === 0 && !accessible.has(user.id);
+
 /** A user of the caller's organization by id; deactivated users and bots included. */
 export async function accessUserById(app: AppContext, caller: Caller, userId: number): Promise<UserRow> {
   const user = await getRealmUser(app.db, caller.realm.id, userId);
   if (!user) throw noSuchUser();
+  if (hiddenFrom(await accessibleUserIds(app, caller), user)) throw badRequest("Insufficient permission");
   return user;
 }
 
@@ -112,6 +128,7 @@ export async function accessUserByEmail(app: AppContext, caller: Caller, email: 
   if (placeholder) return accessUserById(app, caller, Number(placeholder[1]));
   const user = await getUserByDeliveryEmail(app.db, caller.realm.id, email);
   if (!user || user.is_system_bot === 1 || !visibilityAllowsRole(emailVisibility(user), caller.user.role)) throw noSuchUser();
+  if (hiddenFrom(await accessibleUserIds(app, caller), user)) throw badRequest("Insufficient permission");
   return user;
 }
 
@@ -123,11 +140,14 @@ export interface UserListOptions {
 /** Users as GET /users shows them to the caller; `userIds` limits the list (unknown ids are skipped). */
 export async function usersForApi(app: AppContext, caller: Caller, opts: UserListOptions & { userIds?: number[] }) {
   const users = await listRealmUsers(app.db, caller.realm.id, opts.userIds);
+  const accessible = await accessibleUserIds(app, caller);
   const profiles = opts.includeCustomProfileFields
     ? await profileDataByUser(app.db, caller.realm.id, opts.userIds)
     : undefined;
   return users.map((u) =>
-    formatUser(u, caller.user, { clientGravatar: opts.clientGravatar, profileData: profiles && (profiles.get(u.id) ?? {}) }),
+    hiddenFrom(accessible, u)
+      ? formatInaccessibleUser(u.id, app.config.fakeEmailDomain)
+      : formatUser(u, caller.user, { clientGravatar: opts.clientGravatar, profileData: profiles && (profiles.get(u.id) ?? {}) }),
   );
 }
 
@@ -144,17 +164,31 @@ export async function ownUserForApi(app: AppContext, caller: Caller) {
   };
 }
 
-/** Sends `realm_user` add: the real address only to those allowed to see it. */
-async function notifyCreatedUser(tx: Tx, events: PendingEvents, realm: Realm, user: UserRow): Promise<void> {
+/**
+ * Sends `realm_user` add: the real address only to those allowed to see it, and only a
+ * placeholder to guests when the organization limits what guests see.
+ */
+async function notifyCreatedUser(tx: Tx, app: AppContext, events: PendingEvents, realm: Realm, user: UserRow): Promise<void> {
+  const everyone = (await systemGroupIds(tx, realm.id)).get("role:everyone");
+  const restricted = realm.groupSettings.can_access_all_users_group !== everyone;
   const recipients = await activeRealmUsers(tx, realm.id);
-  const withAccess = recipients.filter((r) => canSeeDeliveryEmail(r, user));
-  const without = recipients.filter((r) => !canSeeDeliveryEmail(r, user));
+  const guests = restricted ? recipients.filter((r) => isGuest(r.role)) : [];
+  const informed = recipients.filter((r) => !guests.includes(r));
+  const withAccess = informed.filter((r) => canSeeDeliveryEmail(r, user));
+  const without = informed.filter((r) => !canSeeDeliveryEmail(r, user));
   for (const group of [withAccess, without]) {
     if (!group.length) continue;
     events.send({
       realmId: realm.id,
       event: { type: "realm_user", op: "add", person: formatUser(user, group[0], { profileData: {} }) },
       userIds: group.map((r) => r.id),
+    });
+  }
+  if (guests.length) {
+    events.send({
+      realmId: realm.id,
+      event: { type: "realm_user", op: "add", person: formatInaccessibleUser(user.id, app.config.fakeEmailDomain), inaccessible_user: true },
+      userIds: guests.map((g) => g.id),
     });
   }
 }
@@ -198,7 +232,7 @@ export async function doCreateUser(app: AppContext, realm: Realm, input: NewHuma
       .orderBy("streams.id")
       .execute();
     for (const stream of defaults) await addSubscriptions(tx, stream.id, [user.id]);
-    await notifyCreatedUser(tx, events, realm, user);
+    await notifyCreatedUser(tx, app, events, realm, user);
     return user;
   });
 }

@@ -81,3 +81,28 @@ export function formatUser(user: UserRow, viewer: UserRow, opts: FormatUserOptio
   }
   return out;
 }
+
+/** Zulip's INACCESSIBLE_USER_NAME and its placeholder avatar. */
+const INACCESSIBLE_USER_NAME = "Unknown user";
+const INACCESSIBLE_USER_AVATAR = "/static/images/unknown-user-avatar.png";
+
+/** What a guest who may not see a user is told about them (get_data_for_inaccessible_user). */
+export function formatInaccessibleUser(userId: number, fakeEmailDomain: string): Record<string, unknown> {
+  return {
+    email: `user${userId}@${fakeEmailDomain}`,
+    user_id: userId,
+    avatar_version: 1,
+    is_admin: false,
+    is_owner: false,
+    is_guest: false,
+    role: Role.MEMBER,
+    is_bot: false,
+    full_name: INACCESSIBLE_USER_NAME,
+    timezone: "",
+    is_active: true,
+    date_joined: "1970-01-01T00:00:00+00:00",
+    delivery_email: null,
+    avatar_url: INACCESSIBLE_USER_AVATAR,
+    profile_data: {},
+  };
+}

@@ -7,6 +7,9 @@ import type { Notice } from "../../src/events/bus.js";
 import { createUserInTx, setCanCreateUsers } from "../../src/actions/users.js";
 import { runAction } from "../../src/actions/run.js";
 import { Role } from "../../src/domain/roles.js";
+import { createStreamInTx } from "../../src/actions/streams.js";
+import { addSubscriptions } from "../../src/store/subscriptions.js";
+import { systemGroupIds } from "../../src/store/groups.js";
 import { gravatarUrl } from "../../src/format/users.js";
 
 let srv: TestServer;
@@ -402,5 +405,75 @@ describe("POST /users", () => {
     const body = await res.json();
     assert.equal(body.result, "success");
     await srv.app.db.updateTable("users").set({ is_active: 0 }).where("id", "=", body.user_id).execute();
+  });
+});
+
+describe("guests when can_access_all_users_group leaves them out", () => {
+  let streamId: number;
+
+  before(async () => {
+    const settings = { ...t.realm.groupSettings, can_access_all_users_group: (await systemGroupIds(srv.app.db, t.realm.id)).get("role:members")! };
+    await srv.app.db.updateTable("realms").set({ group_settings: JSON.stringify(settings) }).where("id", "=", t.realm.id).execute();
+    const stream = await runAction(srv.app, (tx) => createStreamInTx(tx, srv.app, t.realm, null, { name: "shared" }));
+    streamId = stream.id;
+    await addSubscriptions(srv.app.db, streamId, [t.guest.id, t.member.id]);
+    const { id: recipientId } = await srv.app.db.selectFrom("recipients").select("id").where("type", "=", 1).where("type_id", "=", t.guest.id).executeTakeFirstOrThrow();
+    const { id: messageId } = await srv.app.db
+      .insertInto("messages")
+      .values({ realm_id: t.realm.id, sender_id: t.moderator.id, recipient_id: recipientId, stream_id: null, topic: "", dm_key: `${t.moderator.id},${t.guest.id}`, content: "hi", rendered_content: "<p>hi</p>", client: "test", date_sent: 1, last_edit_time: null, last_moved_time: null })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await srv.app.db.insertInto("user_messages").values([{ user_id: t.guest.id, message_id: messageId, flags: 0 }, { user_id: t.moderator.id, message_id: messageId, flags: 0 }]).execute();
+  });
+  after(async () => {
+    await srv.app.db.updateTable("realms").set({ group_settings: JSON.stringify(t.realm.groupSettings) }).where("id", "=", t.realm.id).execute();
+    await srv.app.db.deleteFrom("user_messages").execute();
+    await srv.app.db.deleteFrom("messages").execute();
+  });
+
+  const unknownUser = (id: number) => ({
+    email: `user${id}@confab.invalid`,
+    user_id: id,
+    avatar_version: 1,
+    is_admin: false,
+    is_owner: false,
+    is_guest: false,
+    role: 400,
+    is_bot: false,
+    full_name: "Unknown user",
+    timezone: "",
+    is_active: true,
+    date_joined: "1970-01-01T00:00:00+00:00",
+    delivery_email: null,
+    avatar_url: "/static/images/unknown-user-avatar.png",
+    profile_data: {},
+  });
+
+  test("see themselves, bots and users they share a channel or conversation with; the rest as 'Unknown user'", async () => {
+    const r = await as(t.guest).get("/users");
+    const byId = new Map<number, any>(r.body.members.map((m: any) => [m.user_id, m]));
+    const adminList = (await as(t.admin).get("/users")).body.members.map((m: any) => m.user_id);
+    assert.deepEqual([...byId.keys()], adminList);
+    for (const visible of [t.guest, t.member, t.moderator, t.bot]) assert.notEqual(byId.get(visible.id).full_name, "Unknown user");
+    for (const hidden of [t.owner.id, t.admin.id, t.member2.id, retiredId]) assert.deepEqual(byId.get(hidden), unknownUser(hidden));
+    const some = await as(t.guest).get("/users", { user_ids: [t.admin.id, t.member.id] });
+    assert.deepEqual(some.body.members.map((m: any) => m.full_name), ["Unknown user", "Mel Member"]);
+  });
+
+  test("are refused single users they may not see", async () => {
+    expectError(await as(t.guest).get(`/users/${t.admin.id}`), "Insufficient permission");
+    expectError(await as(t.guest).get(`/users/user${t.member2.id}@confab.invalid`), "Insufficient permission");
+    assert.equal((await as(t.guest).get(`/users/${t.member.id}`)).body.user.full_name, "Mel Member");
+    assert.equal((await as(t.guest).get(`/users/${t.bot.email}`)).body.user.user_id, t.bot.id);
+    assert.equal((await as(t.member).get(`/users/${t.admin.id}`)).body.user.full_name, "Adam Admin", "members are not limited");
+  });
+
+  test("are told only that someone joined", async () => {
+    const r = await as(t.admin).post("/users", { email: "restricted@zulip.example.com", full_name: "Quiet Newcomer", password: "123456" });
+    const id = r.body.user_id;
+    assert.deepEqual(notices.map((n) => n.userIds), [[t.owner.id, t.admin.id, id], [t.moderator.id, t.member.id, t.member2.id, t.bot.id], [t.guest.id]]);
+    assert.deepEqual(notices[2].event, { type: "realm_user", op: "add", person: unknownUser(id), inaccessible_user: true });
+    await srv.app.db.deleteFrom("subscriptions").where("user_id", "=", id).execute();
+    await srv.app.db.updateTable("users").set({ is_active: 0 }).where("id", "=", id).execute();
   });
 });
