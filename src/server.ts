@@ -13,8 +13,14 @@ export interface Running {
   close(): Promise<void>;
 }
 
-/** Opens the database (applying migrations), builds the server and starts listening. */
-export async function startConfab(config: Config, opts: { clock?: Clock } = {}): Promise<Running> {
+export interface StartOptions {
+  clock?: Clock;
+  /** Runs once the database is ready, before the server accepts requests. */
+  beforeListen?: (app: AppContext) => Promise<void>;
+}
+
+/** Opens the database (applying migrations) and everything actions need, without serving. */
+export async function openAppContext(config: Config, clock: Clock = systemClock): Promise<{ app: AppContext; close(): Promise<void> }> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app: AppContext = {
     db: database.db,
@@ -22,8 +28,15 @@ export async function startConfab(config: Config, opts: { clock?: Clock } = {}):
     config,
     bus: new EventBus(),
     log: createLogger(config.logLevel),
-    clock: opts.clock ?? systemClock,
+    clock,
   };
+  return { app, close: () => database.close() };
+}
+
+/** Opens the database (applying migrations), builds the server and starts listening. */
+export async function startConfab(config: Config, opts: StartOptions = {}): Promise<Running> {
+  const { app, close: closeDatabase } = await openAppContext(config, opts.clock);
+  await opts.beforeListen?.(app);
   const server = await buildServer(app);
   await server.listen({ port: config.port, host: config.host });
   const address = server.server.address();
@@ -34,7 +47,7 @@ export async function startConfab(config: Config, opts: { clock?: Clock } = {}):
     url: `http://${config.host}:${port}`,
     async close() {
       await server.close();
-      await database.close();
+      await closeDatabase();
     },
   };
 }

@@ -28,7 +28,7 @@ const SYSTEM_GROUP_SETTINGS_FOR_SYSTEM_GROUPS = {
   can_join_group: "role:nobody",
   can_leave_group: "role:nobody",
   can_manage_group: "role:nobody",
-  can_mention_group: "role:everyone",
+  can_mention_group: "role:nobody",
   can_remove_members_group: "role:nobody",
 } as const;
 
@@ -57,7 +57,7 @@ export async function createRealmInTx(tx: Tx, app: AppContext, input: CreateReal
         name: g.name,
         description: g.description,
         is_system_group: 1,
-        date_created: now,
+        date_created: null,
         creator_id: null,
         deactivated: 0,
         group_settings: "{}",

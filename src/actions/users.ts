@@ -1,10 +1,26 @@
 import type { AppContext } from "../context.js";
-import type { Tx } from "./run.js";
+import type { Caller } from "../http/auth.js";
+import { runAction, type PendingEvents, type Tx } from "./run.js";
 import type { Realm } from "../store/realms.js";
-import type { UserRow } from "../store/users.js";
-import { addGroupMembers, systemGroupIds } from "../store/groups.js";
+import {
+  activeRealmUsers,
+  getRealmUser,
+  getUserByDeliveryEmail,
+  listRealmUsers,
+  maxMessageIdForUser,
+  setUserProp,
+  usersSharingWith,
+  type UserRow,
+} from "../store/users.js";
+import { profileDataByUser } from "../store/custom_profile_fields.js";
+import { addSubscriptions } from "../store/subscriptions.js";
+import { badRequest } from "../http/errors.js";
+import { canSeeDeliveryEmail, emailVisibility, formatInaccessibleUser, formatUser, visibilityAllowsRole } from "../format/users.js";
+import { isValidEmail, nameKey, passwordStrongEnough, validateFullName } from "../domain/users.js";
+import { addGroupMembers, isUserInGroup, systemGroupIds } from "../store/groups.js";
 import { generateApiKey, hashPassword } from "../security/credentials.js";
 import { isFullMember, systemGroupForRole } from "../domain/system_groups.js";
+import { Role, isGuest } from "../domain/roles.js";
 import { EMAIL_ADDRESS_VISIBILITY } from "../domain/realm_settings.js";
 
 export interface CreateUserInput {
@@ -67,4 +83,166 @@ export async function createUserInTx(tx: Tx, app: AppContext, realm: Realm, inpu
   }
   for (const g of groups) await addGroupMembers(tx, g, [user.id]);
   return user;
+}
+
+/** Zulip's `can_create_users` special permission, granted by server administrators only. */
+export function canCreateUsers(user: UserRow): boolean {
+  return JSON.parse(user.props).can_create_users === true;
+}
+
+export async function setCanCreateUsers(app: AppContext, userId: number, allowed: boolean): Promise<void> {
+  await setUserProp(app.db, userId, "can_create_users", allowed);
+}
+
+const noSuchUser = () => badRequest("No such user");
+
+/**
+ * The users a guest may see in full when the organization's can_access_all_users_group leaves
+ * them out; undefined when the caller may see everyone. Bots are always visible.
+ */
+export async function accessibleUserIds(app: AppContext, caller: Caller): Promise<Set<number> | undefined> {
+  if (!isGuest(caller.user.role)) return undefined;
+  const groupId = caller.realm.groupSettings.can_access_all_users_group;
+  if (await isUserInGroup(app.db, caller.realm.id, caller.user.id, groupId)) return undefined;
+  return usersSharingWith(app.db, caller.user.id);
+}
+
+const hiddenFrom = (accessible: Set<number> | undefined, user: UserRow) =>
+  accessible !== undefined && user.is_bot === 0 && !accessible.has(user.id);
+
+/** A user of the caller's organization by id; deactivated users and bots included. */
+export async function accessUserById(app: AppContext, caller: Caller, userId: number): Promise<UserRow> {
+  const user = await getRealmUser(app.db, caller.realm.id, userId);
+  if (!user) throw noSuchUser();
+  if (hiddenFrom(await accessibleUserIds(app, caller), user)) throw badRequest("Insufficient permission");
+  return user;
+}
+
+/**
+ * A user by email, as Zulip resolves it: a placeholder address `user<ID>@<fake domain>` names
+ * that user; any other address must be a real address the caller's role may see.
+ */
+export async function accessUserByEmail(app: AppContext, caller: Caller, email: string): Promise<UserRow> {
+  const domain = app.config.fakeEmailDomain.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const placeholder = new RegExp(`^user(\\d+)@${domain}`).exec(email);
+  if (placeholder) return accessUserById(app, caller, Number(placeholder[1]));
+  const user = await getUserByDeliveryEmail(app.db, caller.realm.id, email);
+  if (!user || user.is_system_bot === 1 || !visibilityAllowsRole(emailVisibility(user), caller.user.role)) throw noSuchUser();
+  if (hiddenFrom(await accessibleUserIds(app, caller), user)) throw badRequest("Insufficient permission");
+  return user;
+}
+
+export interface UserListOptions {
+  clientGravatar: boolean;
+  includeCustomProfileFields: boolean;
+}
+
+/** Users as GET /users shows them to the caller; `userIds` limits the list (unknown ids are skipped). */
+export async function usersForApi(app: AppContext, caller: Caller, opts: UserListOptions & { userIds?: number[] }) {
+  const users = await listRealmUsers(app.db, caller.realm.id, opts.userIds);
+  const accessible = await accessibleUserIds(app, caller);
+  const profiles = opts.includeCustomProfileFields
+    ? await profileDataByUser(app.db, caller.realm.id, opts.userIds)
+    : undefined;
+  return users.map((u) =>
+    hiddenFrom(accessible, u)
+      ? formatInaccessibleUser(u.id, app.config.fakeEmailDomain)
+      : formatUser(u, caller.user, { clientGravatar: opts.clientGravatar, profileData: profiles && (profiles.get(u.id) ?? {}) }),
+  );
+}
+
+export async function userForApi(app: AppContext, caller: Caller, user: UserRow, opts: UserListOptions) {
+  const profiles = opts.includeCustomProfileFields ? await profileDataByUser(app.db, caller.realm.id, [user.id]) : undefined;
+  return formatUser(user, caller.user, { clientGravatar: opts.clientGravatar, profileData: profiles && (profiles.get(user.id) ?? {}) });
+}
+
+/** GET /users/me: the caller with their profile data and newest message id. */
+export async function ownUserForApi(app: AppContext, caller: Caller) {
+  return {
+    ...(await userForApi(app, caller, caller.user, { clientGravatar: false, includeCustomProfileFields: true })),
+    max_message_id: await maxMessageIdForUser(app.db, caller.user.id),
+  };
+}
+
+/**
+ * Sends `realm_user` add: the real address only to those allowed to see it, and only a
+ * placeholder to guests when the organization limits what guests see.
+ */
+async function notifyCreatedUser(tx: Tx, app: AppContext, events: PendingEvents, realm: Realm, user: UserRow): Promise<void> {
+  const everyone = (await systemGroupIds(tx, realm.id)).get("role:everyone");
+  const restricted = realm.groupSettings.can_access_all_users_group !== everyone;
+  const recipients = await activeRealmUsers(tx, realm.id);
+  const guests = restricted ? recipients.filter((r) => isGuest(r.role)) : [];
+  const informed = recipients.filter((r) => !guests.includes(r));
+  const withAccess = informed.filter((r) => canSeeDeliveryEmail(r, user));
+  const without = informed.filter((r) => !canSeeDeliveryEmail(r, user));
+  for (const group of [withAccess, without]) {
+    if (!group.length) continue;
+    events.send({
+      realmId: realm.id,
+      event: { type: "realm_user", op: "add", person: formatUser(user, group[0], { profileData: {} }) },
+      userIds: group.map((r) => r.id),
+    });
+  }
+  if (guests.length) {
+    events.send({
+      realmId: realm.id,
+      event: { type: "realm_user", op: "add", person: formatInaccessibleUser(user.id, app.config.fakeEmailDomain), inaccessible_user: true },
+      userIds: guests.map((g) => g.id),
+    });
+  }
+}
+
+export interface NewHumanUser {
+  email: string;
+  fullName: string;
+  password?: string;
+  role: number;
+}
+
+/**
+ * Creates a person (not a bot) with Zulip's checks in Zulip's order, subscribes them to the
+ * organization's default channels and announces them to everyone.
+ */
+export async function doCreateUser(app: AppContext, realm: Realm, input: NewHumanUser): Promise<UserRow> {
+  return runAction(app, async (tx, events) => {
+    const fullName = validateFullName(input.fullName);
+    if (realm.props.require_unique_names) {
+      const names = await tx.selectFrom("users").select("full_name").where("realm_id", "=", realm.id).execute();
+      if (names.some((n) => nameKey(n.full_name) === nameKey(fullName))) {
+        throw badRequest("Unique names required in this organization.");
+      }
+    }
+    if (!isValidEmail(input.email)) throw badRequest("Bad name or username");
+    if (await getUserByDeliveryEmail(tx, realm.id, input.email)) throw badRequest(`Email '${input.email}' already in use`);
+    if (input.password !== undefined && !passwordStrongEnough(input.password)) throw badRequest("The password is too weak.");
+
+    const user = await createUserInTx(tx, app, realm, {
+      email: input.email,
+      fullName,
+      role: input.role,
+      password: input.password,
+    });
+    const defaults = await tx
+      .selectFrom("default_streams")
+      .innerJoin("streams", "streams.id", "default_streams.stream_id")
+      .select("streams.id")
+      .where("default_streams.realm_id", "=", realm.id)
+      .where("streams.is_archived", "=", 0)
+      .orderBy("streams.id")
+      .execute();
+    for (const stream of defaults) await addSubscriptions(tx, stream.id, [user.id]);
+    await notifyCreatedUser(tx, app, events, realm, user);
+    return user;
+  });
+}
+
+/** POST /users: only administrators holding the can_create_users permission; new users are members. */
+export async function doCreateUserByApi(
+  app: AppContext,
+  caller: Caller,
+  input: { email: string; fullName: string; password: string },
+): Promise<number> {
+  if (!canCreateUsers(caller.user)) throw badRequest("User not authorized to create users");
+  return (await doCreateUser(app, caller.realm, { ...input, role: Role.MEMBER })).id;
 }

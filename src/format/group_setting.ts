@@ -1,6 +1,9 @@
 /** How a permission setting's value is shown in the API. */
+import type { Executor } from "../store/schema.js";
+import { describeGroups } from "../store/groups.js";
+import type { GroupSettingValue } from "../domain/group_setting_value.js";
 
-export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
+export type { GroupSettingValue };
 
 export interface GroupDescription {
   id: number;
@@ -25,4 +28,10 @@ export function groupSettingValues(groups: Iterable<GroupDescription>): Map<numb
   const out = new Map<number, GroupSettingValue>();
   for (const g of groups) out.set(g.id, groupSettingValue(g));
   return out;
+}
+
+/** The API value of the setting that points at `groupId`. */
+export async function groupSettingValueForApi(db: Executor, groupId: number): Promise<GroupSettingValue> {
+  const [group] = await describeGroups(db, [groupId]);
+  return groupSettingValue(group);
 }

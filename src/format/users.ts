@@ -1,28 +1,36 @@
 import { createHash } from "node:crypto";
 import type { UserRow } from "../store/users.js";
-import { isAdmin, isGuest, isModeratorOrAbove, isOwner } from "../domain/roles.js";
+import type { ProfileData } from "../store/custom_profile_fields.js";
+import { Role, isAdmin, isGuest, isOwner } from "../domain/roles.js";
 import { EMAIL_ADDRESS_VISIBILITY } from "../domain/realm_settings.js";
 
 export function userProps(user: UserRow): Record<string, unknown> {
   return JSON.parse(user.props);
 }
 
-/** Whether `viewer` may see `user`'s real email address, by the user's visibility setting. */
-export function canSeeDeliveryEmail(viewer: UserRow, user: UserRow): boolean {
-  if (viewer.id === user.id) return true;
-  const visibility = Number(userProps(user).email_address_visibility ?? EMAIL_ADDRESS_VISIBILITY.EVERYONE);
+export function emailVisibility(user: UserRow): number {
+  return Number(userProps(user).email_address_visibility ?? EMAIL_ADDRESS_VISIBILITY.EVERYONE);
+}
+
+/** Which email_address_visibility values let a user of `role` see the address (Nobody: none). */
+export function visibilityAllowsRole(visibility: number, role: number): boolean {
   switch (visibility) {
     case EMAIL_ADDRESS_VISIBILITY.EVERYONE:
       return true;
     case EMAIL_ADDRESS_VISIBILITY.MEMBERS:
-      return !isGuest(viewer.role);
+      return !isGuest(role);
     case EMAIL_ADDRESS_VISIBILITY.MODERATORS:
-      return isModeratorOrAbove(viewer.role);
+      return role <= Role.MODERATOR;
     case EMAIL_ADDRESS_VISIBILITY.ADMINS:
-      return isAdmin(viewer.role);
+      return isAdmin(role);
     default:
       return false;
   }
+}
+
+/** Whether `viewer` may see `user`'s real email address, by the user's visibility setting. */
+export function canSeeDeliveryEmail(viewer: UserRow, user: UserRow): boolean {
+  return viewer.id === user.id || visibilityAllowsRole(emailVisibility(user), viewer.role);
 }
 
 export function gravatarUrl(email: string): string {
@@ -30,36 +38,71 @@ export function gravatarUrl(email: string): string {
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=1`;
 }
 
+/** Python's isoformat(timespec="minutes") of a UTC time, as Zulip shows date_joined. */
+export function isoMinutes(unixSeconds: number): string {
+  return new Date(unixSeconds * 1000).toISOString().slice(0, 16) + "+00:00";
+}
+
 export interface FormatUserOptions {
-  /** With client_gravatar, avatar_url is null for gravatar users whose email the viewer can see. */
+  /**
+   * The client computes gravatars itself: avatar_url is null for users whose address everyone
+   * may see (the only ones whose gravatar a client can compute).
+   */
   clientGravatar?: boolean;
-  profileData?: Record<string, { value: string; rendered_value?: string | null }>;
+  /** Custom profile field values; shown for humans only. */
+  profileData?: ProfileData;
 }
 
 /** A user as Zulip's API shows it to `viewer`. */
 export function formatUser(user: UserRow, viewer: UserRow, opts: FormatUserOptions = {}): Record<string, unknown> {
-  const seesEmail = canSeeDeliveryEmail(viewer, user);
   const out: Record<string, unknown> = {
-    user_id: user.id,
-    delivery_email: seesEmail ? user.delivery_email : null,
     email: user.email,
-    full_name: user.full_name,
-    date_joined: new Date(Number(user.date_joined) * 1000).toISOString(),
-    is_active: user.is_active === 1,
-    is_owner: isOwner(user.role),
-    is_admin: isAdmin(user.role),
-    is_guest: isGuest(user.role),
-    is_bot: user.is_bot === 1,
-    role: user.role,
-    timezone: user.timezone,
-    avatar_url: opts.clientGravatar && seesEmail ? null : gravatarUrl(user.delivery_email),
+    user_id: user.id,
     avatar_version: 1,
+    is_admin: isAdmin(user.role),
+    is_owner: isOwner(user.role),
+    is_guest: isGuest(user.role),
+    role: user.role,
+    is_bot: user.is_bot === 1,
+    full_name: user.full_name,
+    timezone: user.timezone,
+    is_active: user.is_active === 1,
+    date_joined: isoMinutes(Number(user.date_joined)),
+    delivery_email: canSeeDeliveryEmail(viewer, user) ? user.delivery_email : null,
+    avatar_url:
+      opts.clientGravatar && emailVisibility(user) === EMAIL_ADDRESS_VISIBILITY.EVERYONE ? null : gravatarUrl(user.delivery_email),
   };
   if (user.is_bot === 1) {
     out.bot_type = user.bot_type;
-    out.bot_owner_id = user.bot_owner_id;
     if (user.is_system_bot === 1) out.is_system_bot = true;
+    out.bot_owner_id = user.bot_owner_id;
+  } else if (opts.profileData) {
+    out.profile_data = opts.profileData;
   }
-  if (opts.profileData) out.profile_data = opts.profileData;
   return out;
+}
+
+/** Zulip's INACCESSIBLE_USER_NAME and its placeholder avatar. */
+const INACCESSIBLE_USER_NAME = "Unknown user";
+const INACCESSIBLE_USER_AVATAR = "/static/images/unknown-user-avatar.png";
+
+/** What a guest who may not see a user is told about them (get_data_for_inaccessible_user). */
+export function formatInaccessibleUser(userId: number, fakeEmailDomain: string): Record<string, unknown> {
+  return {
+    email: `user${userId}@${fakeEmailDomain}`,
+    user_id: userId,
+    avatar_version: 1,
+    is_admin: false,
+    is_owner: false,
+    is_guest: false,
+    role: Role.MEMBER,
+    is_bot: false,
+    full_name: INACCESSIBLE_USER_NAME,
+    timezone: "",
+    is_active: true,
+    date_joined: "1970-01-01T00:00:00+00:00",
+    delivery_email: null,
+    avatar_url: INACCESSIBLE_USER_AVATAR,
+    profile_data: {},
+  };
 }

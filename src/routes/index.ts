@@ -7,11 +7,13 @@ import { messageRoutes } from "./messages.js";
 import { draftRoutes } from "./drafts.js";
 import { savedSnippetRoutes } from "./saved_snippets.js";
 import { alertWordRoutes } from "./alert_words.js";
+import { userGroupRoutes } from "./user_groups.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
   ...authRoutes,
   ...userRoutes,
+  ...userGroupRoutes,
   ...streamRoutes,
   ...subscriptionRoutes,
   ...messageRoutes,

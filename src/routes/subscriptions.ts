@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { endpoint } from "../http/endpoint.js";
 import { P } from "../http/params.js";
-import { badRequest, guestNotAllowed } from "../http/errors.js";
-import { isGuest } from "../domain/roles.js";
+import { badRequest } from "../http/errors.js";
+import { requireNonGuest } from "../http/guards.js";
 import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting } from "../store/schema.js";
 import { LIMITS } from "../domain/limits.js";
 import { TOPICS_POLICIES, type TopicsPolicy } from "../domain/topics.js";
@@ -27,9 +27,7 @@ export const subscriptionRoutes = [
   endpoint({
     method: "POST",
     path: "/users/me/subscriptions",
-    guard: ({ caller }) => {
-      if (isGuest(caller.user.role)) throw guestNotAllowed();
-    },
+    guard: requireNonGuest,
     params: {
       subscriptions: P.json(
         z.array(

@@ -1,5 +1,6 @@
 import type { Executor } from "./schema.js";
 import { groupsContaining, subgroupClosure, type SubgroupEdge } from "../domain/group_membership.js";
+import { directMemberships } from "./user_groups.js";
 import type { GroupDescription } from "../format/group_setting.js";
 
 export async function subgroupEdges(db: Executor, realmId: number): Promise<SubgroupEdge[]> {
@@ -89,23 +90,14 @@ export async function describeGroups(db: Executor, groupIds: readonly number[]):
   const ids = [...new Set(groupIds)];
   if (!ids.length) return [];
   const groups = await db.selectFrom("user_groups").select(["id", "name"]).where("id", "in", ids).execute();
-  const anonymous = groups.filter((g) => g.name === null).map((g) => g.id);
-  const members = anonymous.length
-    ? await db
-        .selectFrom("user_group_members")
-        .innerJoin("users", "users.id", "user_group_members.user_id")
-        .select(["user_group_members.group_id", "users.id as user_id"])
-        .where("user_group_members.group_id", "in", anonymous)
-        .where("users.is_active", "=", 1)
-        .execute()
-    : [];
-  const subgroups = anonymous.length
-    ? await db.selectFrom("user_group_subgroups").selectAll().where("group_id", "in", anonymous).execute()
-    : [];
+  const memberships = await directMemberships(
+    db,
+    groups.filter((g) => g.name === null).map((g) => g.id),
+  );
   return groups.map((g) => ({
     id: g.id,
     name: g.name,
-    directMembers: members.filter((m) => m.group_id === g.id).map((m) => m.user_id),
-    directSubgroups: subgroups.filter((s) => s.group_id === g.id).map((s) => s.subgroup_id),
+    directMembers: memberships.get(g.id)?.members ?? [],
+    directSubgroups: memberships.get(g.id)?.subgroups ?? [],
   }));
 }

@@ -39,3 +39,99 @@ export async function getUserByAnyEmail(db: Executor, realmId: number, email: st
 export async function listUsers(db: Executor, realmId: number): Promise<UserRow[]> {
   return db.selectFrom("users").selectAll().where("realm_id", "=", realmId).orderBy("id").execute();
 }
+
+/**
+ * The organization's users as the API lists them: everyone but the system bots, which Zulip
+ * keeps in an organization of their own. Deactivated users and bots are included.
+ */
+export async function listRealmUsers(db: Executor, realmId: number, userIds?: number[]): Promise<UserRow[]> {
+  if (userIds && !userIds.length) return [];
+  let q = db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_system_bot", "=", 0);
+  if (userIds) q = q.where("id", "in", userIds);
+  return q.orderBy("id").execute();
+}
+
+export async function getRealmUser(db: Executor, realmId: number, id: number): Promise<UserRow | undefined> {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where("id", "=", id)
+    .where("is_system_bot", "=", 0)
+    .executeTakeFirst();
+}
+
+/** Active users of the organization (bots and guests included): the audience of organization-wide events. */
+export async function activeRealmUsers(db: Executor, realmId: number): Promise<UserRow[]> {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where("is_system_bot", "=", 0)
+    .where("is_active", "=", 1)
+    .orderBy("id")
+    .execute();
+}
+
+/** Which of `userIds` are active users of the organization. */
+export async function activeRealmUserIdsAmong(db: Executor, realmId: number, userIds: number[]): Promise<number[]> {
+  if (!userIds.length) return [];
+  const rows = await db
+    .selectFrom("users")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("id", "in", userIds)
+    .where("is_active", "=", 1)
+    .where("is_system_bot", "=", 0)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function activeRealmUserIds(db: Executor, realmId: number): Promise<number[]> {
+  return (await activeRealmUsers(db, realmId)).map((u) => u.id);
+}
+
+/** The id of the newest message the user has received, or -1. */
+export async function maxMessageIdForUser(db: Executor, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom("user_messages")
+    .select((eb) => eb.fn.max("message_id").as("max_id"))
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row?.max_id == null ? -1 : Number(row.max_id);
+}
+
+/** Sets one key of the user's JSON settings. */
+export async function setUserProp(db: Executor, userId: number, key: string, value: unknown): Promise<void> {
+  const row = await db.selectFrom("users").select("props").where("id", "=", userId).executeTakeFirstOrThrow();
+  const props = { ...JSON.parse(row.props), [key]: value };
+  await db.updateTable("users").set({ props: JSON.stringify(props) }).where("id", "=", userId).execute();
+}
+
+/**
+ * Users a guest shares something with: themselves, everyone subscribed to a channel they are
+ * subscribed to, and everyone in a direct-message conversation they received.
+ */
+export async function usersSharingWith(db: Executor, userId: number): Promise<Set<number>> {
+  const out = new Set<number>([userId]);
+  const peers = await db
+    .selectFrom("subscriptions as mine")
+    .innerJoin("subscriptions as theirs", "theirs.stream_id", "mine.stream_id")
+    .select("theirs.user_id")
+    .distinct()
+    .where("mine.user_id", "=", userId)
+    .where("mine.active", "=", 1)
+    .where("theirs.active", "=", 1)
+    .execute();
+  for (const p of peers) out.add(p.user_id);
+  const conversations = await db
+    .selectFrom("user_messages")
+    .innerJoin("messages", "messages.id", "user_messages.message_id")
+    .select("messages.dm_key")
+    .distinct()
+    .where("user_messages.user_id", "=", userId)
+    .where("messages.dm_key", "is not", null)
+    .execute();
+  for (const c of conversations) for (const id of c.dm_key!.split(",")) out.add(Number(id));
+  return out;
+}

@@ -1,0 +1,85 @@
+/**
+ * Turning a group-setting value from a request into the user group a setting points at:
+ * a named group is checked against what the setting accepts; an anonymous value becomes (or
+ * refills) an unnamed group holding those users and subgroups.
+ */
+import type { Tx } from "./run.js";
+import type { Realm } from "../store/realms.js";
+import { badRequest } from "../http/errors.js";
+import { createAnonymousGroup, systemGroupIds } from "../store/groups.js";
+import { getNamedGroup, getNamedGroups, replaceGroupMembership } from "../store/user_groups.js";
+import { activeRealmUserIdsAmong } from "../store/users.js";
+import {
+  checkAnonymousValueForSetting,
+  checkNamedGroupForSetting,
+  firstMissing,
+  normalizeGroupSettingValue,
+  userGroupDeactivated,
+  type AnonymousGroupValue,
+  type GroupPermissionConfig,
+  type GroupSettingValue,
+} from "../domain/group_setting_value.js";
+
+export const invalidUserGroup = () => badRequest("Invalid user group");
+
+export async function nobodyGroupId(tx: Tx, realmId: number): Promise<number> {
+  return (await systemGroupIds(tx, realmId)).get("role:nobody")!;
+}
+
+/** Normalizes a value as Zulip does before comparing or storing it. */
+export async function normalizeForRealm(tx: Tx, realmId: number, value: GroupSettingValue): Promise<GroupSettingValue> {
+  return normalizeGroupSettingValue(value, await nobodyGroupId(tx, realmId));
+}
+
+/** Zulip's user_ids_to_users for group memberships: active users of the organization, the first unknown id refused. */
+export async function checkActiveUserIds(tx: Tx, realm: Realm, userIds: number[]): Promise<number[]> {
+  const unique = [...new Set(userIds)];
+  const missing = firstMissing(userIds, await activeRealmUserIdsAmong(tx, realm.id, unique));
+  if (missing !== undefined) throw badRequest(`Invalid user ID: ${missing}`);
+  return unique.sort((a, b) => a - b);
+}
+
+/** Checks an anonymous value's users and subgroups; returns them deduplicated. */
+async function checkAnonymousMembers(tx: Tx, realm: Realm, value: AnonymousGroupValue): Promise<AnonymousGroupValue> {
+  const members = await checkActiveUserIds(tx, realm, value.direct_members);
+  const subgroups = [...new Set(value.direct_subgroups)];
+  const groups = await getNamedGroups(tx, realm.id, subgroups);
+  const missingGroup = firstMissing(value.direct_subgroups, groups.map((g) => g.id));
+  if (missingGroup !== undefined) throw badRequest(`Invalid user group ID: ${missingGroup}`);
+  if (groups.some((g) => g.deactivated === 1)) throw userGroupDeactivated();
+  return { direct_members: members, direct_subgroups: subgroups };
+}
+
+/**
+ * The group id to store for a (normalized) value. `current` is the setting's present group:
+ * when it is anonymous and the new value is too, that row is refilled rather than replaced.
+ */
+export async function resolveGroupSettingValue(
+  tx: Tx,
+  realm: Realm,
+  setting: string,
+  value: GroupSettingValue,
+  config: GroupPermissionConfig,
+  current?: number,
+): Promise<number> {
+  if (typeof value === "number") {
+    const group = await getNamedGroup(tx, realm.id, value);
+    if (!group) throw invalidUserGroup();
+    checkNamedGroupForSetting(
+      setting,
+      { name: group.name!, isSystemGroup: group.is_system_group === 1, deactivated: group.deactivated === 1 },
+      config,
+    );
+    return group.id;
+  }
+  checkAnonymousValueForSetting(setting, config);
+  const checked = await checkAnonymousMembers(tx, realm, value);
+  if (current !== undefined) {
+    const row = await tx.selectFrom("user_groups").select(["id", "name"]).where("id", "=", current).executeTakeFirst();
+    if (row && row.name === null) {
+      await replaceGroupMembership(tx, row.id, checked.direct_members, checked.direct_subgroups);
+      return row.id;
+    }
+  }
+  return createAnonymousGroup(tx, realm.id, checked.direct_members, checked.direct_subgroups);
+}

@@ -1,0 +1,22 @@
+/** The parts of zulip-js (which ships no types) that the tests use. */
+declare module "zulip-js" {
+  type Params = Record<string, unknown>;
+  type Response = Promise<Record<string, any>>;
+  interface ZulipClient {
+    config: { apiKey: string; username: string; realm: string; apiURL: string };
+    callEndpoint(endpoint: string, method?: string, params?: Params): Response;
+    users: {
+      retrieve(params?: Params): Response;
+      create(params: Params): Response;
+      me: { getProfile(): Response };
+    };
+  }
+  interface InitialConfig {
+    username?: string;
+    password?: string;
+    apiKey?: string;
+    realm?: string;
+    zuliprc?: string;
+  }
+  export default function zulip(config: InitialConfig): Promise<ZulipClient>;
+}
