@@ -3,7 +3,11 @@
  * can be linked, custom emoji, linkifiers, settings. Rendering itself is synchronous and pure;
  * `loadRenderContext` fetches this data from the database beforehand.
  */
+import type { AppContext } from "../context.js";
 import type { Executor } from "../store/schema.js";
+import type { Realm } from "../store/realms.js";
+import type { UserRow } from "../store/users.js";
+import { EMPTY_TOPIC_DISPLAY_NAME } from "../domain/limits.js";
 import type { CamoConfig } from "./camo.js";
 import type { Linkifier } from "./linkifiers.js";
 
@@ -82,7 +86,13 @@ export async function loadRenderContext(
       .where("name", "is not", null)
       .orderBy("id")
       .execute(),
-    db.selectFrom("streams").select(["id", "name"]).where("realm_id", "=", realmId).orderBy("id").execute(),
+    db
+      .selectFrom("streams")
+      .select(["id", "name"])
+      .where("realm_id", "=", realmId)
+      .where("is_archived", "=", 0)
+      .orderBy("id")
+      .execute(),
   ]);
   return {
     realmUrl: settings.realmUrl,
@@ -100,4 +110,30 @@ export async function loadRenderContext(
     })),
     channels: channels.map((c) => ({ id: c.id, name: c.name })),
   };
+}
+
+/**
+ * The context for rendering what `sender` writes in `realm` (the sender's `translate_emoticons`
+ * applies). Linkifiers are the organization's, in order.
+ */
+export async function renderContextFor(
+  app: AppContext,
+  realm: Realm,
+  sender: UserRow | null,
+  linkifiers: Linkifier[] = [],
+): Promise<RenderContext> {
+  const { camoUrl, camoKey, externalUrl } = app.config;
+  const senderProps = sender ? (JSON.parse(sender.props) as { translate_emoticons?: boolean }) : {};
+  return loadRenderContext(
+    app.db,
+    realm.id,
+    {
+      realmUrl: externalUrl.replace(/\/+$/, ""),
+      camo: camoUrl && camoKey ? { url: camoUrl, key: camoKey } : undefined,
+      linkifiers,
+      inlineImagePreview: realm.props.inline_image_preview !== false,
+      emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME,
+    },
+    { translateEmoticons: senderProps.translate_emoticons === true },
+  );
 }

@@ -1,6 +1,7 @@
 import type { EndpointDef } from "../http/endpoint.js";
 import { authRoutes } from "./auth.js";
 import { userRoutes } from "./users.js";
+import { renderRoutes } from "./render.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
-export const ALL_ENDPOINTS: EndpointDef[] = [...authRoutes, ...userRoutes];
+export const ALL_ENDPOINTS: EndpointDef[] = [...authRoutes, ...userRoutes, ...renderRoutes];
