@@ -26,8 +26,12 @@ function startsWithSpaces(s: string, n: number): boolean {
   return true;
 }
 
+/** Nesting beyond this (quotes in quotes, lists in lists) is kept as plain text, not recursed into. */
+const MAX_DEPTH = 100;
+
 export class BlockParser {
   private states: State[] = [];
+  private depth = 0;
   private processors: Processor[];
 
   constructor() {
@@ -65,11 +69,21 @@ export class BlockParser {
     this.parseBlocks(parent, text.split("\n\n"));
   }
 
+  /** Whether structures may still nest deeper. */
+  canNest(): boolean {
+    return this.depth < MAX_DEPTH;
+  }
+
   parseBlocks(parent: El, blocks: string[]) {
-    while (blocks.length) {
-      for (const p of this.processors) {
-        if (p.test(parent, blocks[0]) && p.run(parent, blocks) !== false) break;
+    this.depth++;
+    try {
+      while (blocks.length) {
+        for (const p of this.processors) {
+          if (p.test(parent, blocks[0]) && p.run(parent, blocks) !== false) break;
+        }
       }
+    } finally {
+      this.depth--;
     }
   }
 }
@@ -100,7 +114,7 @@ class ListIndent implements Processor {
   constructor(private parser: BlockParser) {}
 
   test(parent: El, block: string) {
-    if (!startsWithSpaces(block, 2) || this.parser.isState("detabbed")) return false;
+    if (!startsWithSpaces(block, 2) || this.parser.isState("detabbed") || !this.parser.canNest()) return false;
     if (parent.tag === "li") return true;
     const last = lastChild(parent);
     return !!last && LIST_TAGS.has(last.tag);
@@ -377,7 +391,7 @@ class ListBlock implements Processor {
   }
 
   test(_p: El, block: string) {
-    return this.re.test(block);
+    return this.parser.canNest() && this.re.test(block);
   }
 
   run(parent: El, blocks: string[]) {
@@ -443,7 +457,7 @@ class BlockQuote implements Processor {
   constructor(private parser: BlockParser) {}
 
   test(_p: El, block: string) {
-    return this.re.test(block);
+    return this.parser.canNest() && this.re.test(block);
   }
 
   run(parent: El, blocks: string[]) {
