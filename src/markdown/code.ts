@@ -5,7 +5,7 @@
  * the language as typed when Pygments has no lexer for it.
  */
 import { createRequire } from "node:module";
-import { highlight } from "./highlight.js";
+import { escapeCode, highlight } from "./highlight.js";
 
 const require = createRequire(import.meta.url);
 const LANGUAGES: Record<string, string> = require("./data/pygments_languages.json");
@@ -13,12 +13,6 @@ const LANGUAGES: Record<string, string> = require("./data/pygments_languages.jso
 export function languageName(lang: string): string | undefined {
   return Object.prototype.hasOwnProperty.call(LANGUAGES, lang.toLowerCase()) ? LANGUAGES[lang.toLowerCase()] : undefined;
 }
-
-/** Pygments escapes quotes; a second HTML pass (done when a language is given) turns them back. */
-export const escapeCode = (s: string, quotes: boolean) => {
-  s = s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  return quotes ? s.replace(/"/g, "&quot;").replace(/'/g, "&#39;") : s;
-};
 
 /** `#!python`, `#!/usr/bin/python` or `:::python` on the first line names the language. */
 const SHEBANG_RE = /^(?:(?:::+)|(#!))((?:\/\w+)*[/ ])?([\w#.+-]*)\s*/;

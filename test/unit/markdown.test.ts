@@ -266,3 +266,24 @@ describe("callers without a context", () => {
     assert.equal(r.wildcardMentioned, false);
   });
 });
+
+describe("syntax highlighting", () => {
+  test("Python, with Pygments' token classes", () => {
+    assert.equal(
+      html("```py\nimport os\nclass A:\n    def f(self, x=1.5):  # hi\n        return print('a' if x else None)\n```"),
+      '<div class="codehilite" data-code-language="Python"><pre><span></span><code>' +
+        '<span class="kn">import</span><span class="w"> </span><span class="nn">os</span>\n' +
+        '<span class="k">class</span><span class="w"> </span><span class="nc">A</span><span class="p">:</span>\n' +
+        '    <span class="k">def</span><span class="w"> </span><span class="nf">f</span><span class="p">(</span><span class="bp">self</span><span class="p">,</span> ' +
+        '<span class="n">x</span><span class="o">=</span><span class="mf">1.5</span><span class="p">):</span>  <span class="c1"># hi</span>\n' +
+        '        <span class="k">return</span> <span class="nb">print</span><span class="p">(</span><span class="s1">\'a\'</span> <span class="k">if</span> ' +
+        '<span class="n">x</span> <span class="k">else</span> <span class="kc">None</span><span class="p">)</span>\n</code></pre></div>',
+    );
+  });
+  test("a shebang line picks the language of a fence without one", () => {
+    assert.equal(
+      html("```\n#!python\nx\n```"),
+      '<div class="codehilite"><pre><span></span><code><span class="ch">#!python</span>\n<span class="n">x</span>\n</code></pre></div>',
+    );
+  });
+});
