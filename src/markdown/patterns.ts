@@ -44,6 +44,7 @@ export interface Lookups {
 }
 
 const lookupCache = new WeakMap<RenderContext, Lookups>();
+const patternCache = new WeakMap<RenderContext, { env: PatternEnv; patterns: InlinePattern<any>[] }>();
 const linkifierCache = new Map<string, CompiledLinkifier | null>();
 
 function compiled(l: Linkifier): CompiledLinkifier | null {
@@ -188,6 +189,7 @@ function parseTarget(data: string, index: number): { href: string; end: number }
   return depth === 0 ? { href: href.trim(), end: pos } : null;
 }
 
+/** What patterns work with; `mentions`, `inline` and `stashHtml` change with every render. */
 export interface PatternEnv {
   ctx: RenderContext;
   lookups: Lookups;
@@ -197,14 +199,32 @@ export interface PatternEnv {
   stashHtml(html: string): string;
 }
 
+/**
+ * The inline patterns for a context, built once and reused: rendering is synchronous, so the
+ * per-render parts of the environment are swapped in before each use.
+ */
+export function patternsFor(
+  ctx: RenderContext,
+  render: Pick<PatternEnv, "mentions" | "inline" | "stashHtml">,
+): InlinePattern<any>[] {
+  let cached = patternCache.get(ctx);
+  if (!cached) {
+    const env: PatternEnv = { ctx, lookups: lookupsFor(ctx), ...render };
+    cached = { env, patterns: buildPatterns(env) };
+    patternCache.set(ctx, cached);
+  }
+  Object.assign(cached.env, render);
+  return cached.patterns;
+}
+
 const simple = (tag: string, group: number) => (m: RegExpExecArray): InlineResult => {
   const el = new El(tag);
   el.text = m[group];
   return { node: el };
 };
 
-export function buildPatterns(env: PatternEnv): InlinePattern<any>[] {
-  const { ctx, lookups, mentions, inline } = env;
+function buildPatterns(env: PatternEnv): InlinePattern<any>[] {
+  const { ctx, lookups } = env;
 
   const backtick = regexPattern(/(?:(?<!\\)((?:\\{2})+)(?=`+)|(?<!\\)(`+)(.+?)(?<!`)\2(?!`))/s, (m) => {
     if (m[3] !== undefined) return { node: textEl("code", codeEscape(m[3])) };
@@ -236,13 +256,13 @@ export function buildPatterns(env: PatternEnv): InlinePattern<any>[] {
     }
     let userId: string | null = null;
     if (isStreamWildcard) {
-      if (!silent) mentions.streamWildcard = true;
+      if (!silent) env.mentions.streamWildcard = true;
       userId = "*";
     } else if (isTopicWildcard) {
-      if (!silent) mentions.topicWildcard = true;
+      if (!silent) env.mentions.topicWildcard = true;
     } else if (user) {
       if (!user.isActive) silent = true;
-      if (!silent) mentions.userIds.add(user.id);
+      if (!silent) env.mentions.userIds.add(user.id);
       name = user.fullName;
       userId = String(user.id);
     } else {
@@ -326,7 +346,7 @@ export function buildPatterns(env: PatternEnv): InlinePattern<any>[] {
     const group = lookups.groupsByName.get(m[2].toLowerCase());
     if (!group) return null;
     const silent = m[1] === "_" || group.deactivated;
-    if (!silent) mentions.groupIds.add(group.id);
+    if (!silent) env.mentions.groupIds.add(group.id);
     const name = group.displayName ?? group.name;
     const el = new El("span").set("data-user-group-id", String(group.id));
     el.set("class", silent ? "user-group-mention silent" : "user-group-mention");
@@ -337,7 +357,7 @@ export function buildPatterns(env: PatternEnv): InlinePattern<any>[] {
   const link = regexPattern(/(?<!!)\[/, (m, data) => {
     const parts = parseLink(data, m.index + 1);
     if (!parts) return null;
-    const href = sanitizeUrl(inline.unescape(parts.href).trim());
+    const href = sanitizeUrl(env.inline.unescape(parts.href).trim());
     if (href === null) return null;
     const a = new El("a").set("href", relativeToRealm(ctx.realmUrl, href));
     a.text = new Atomic(parts.text.trim() ? parts.text : href);
@@ -347,7 +367,7 @@ export function buildPatterns(env: PatternEnv): InlinePattern<any>[] {
   const imageLink = regexPattern(/!\[/, (m, data) => {
     const parts = parseLink(data, m.index + 2);
     if (!parts) return null;
-    const url = inline.unescape(parts.href).trim();
+    const url = env.inline.unescape(parts.href).trim();
     const href = sanitizeUrl(url);
     if (href === null || !audioMimeType(href)) return null;
     const audio = new El("audio").set("controls", "controls").set("preload", "metadata");

@@ -10,7 +10,7 @@ import { FencedBlocks, normalizeWhitespace, separateHangingLists } from "./engin
 import { El, escapeText, isBlockLevel, prettify, serialize, textOf } from "./engine/tree.js";
 import { formatFencedCode, formatIndentedCode } from "./code.js";
 import { formatTexBlock } from "./tex.js";
-import { buildPatterns, lookupsFor, type Mentions } from "./patterns.js";
+import { patternsFor, type Mentions } from "./patterns.js";
 import { addInlinePreviews } from "./previews.js";
 import type { RenderContext } from "./context.js";
 
@@ -68,7 +68,9 @@ function highlightCodeBlocks(root: El, stashHtml: (html: string) => string): voi
   }
 }
 
-export function renderMarkdown(content: string, ctx: RenderContext = {}): Rendered {
+const NO_CONTEXT: RenderContext = {};
+
+export function renderMarkdown(content: string, ctx: RenderContext = NO_CONTEXT): Rendered {
   const mentions: Mentions = { userIds: new Set(), groupIds: new Set(), streamWildcard: false, topicWildcard: false };
   const result = (html: string, hasLink = false, hasImage = false): Rendered => ({
     html,
@@ -94,7 +96,7 @@ export function renderMarkdown(content: string, ctx: RenderContext = {}): Render
   highlightCodeBlocks(root, stashHtml);
 
   const inline = new InlineProcessor();
-  inline.patterns = buildPatterns({ ctx, lookups: lookupsFor(ctx), mentions, inline, stashHtml });
+  inline.patterns = patternsFor(ctx, { mentions, inline, stashHtml });
   inline.run(root);
   prettify(root);
   const previews = addInlinePreviews(root, ctx);
