@@ -15,6 +15,9 @@ export interface Config {
   /** Zulip's WEB_PUBLIC_STREAMS_ENABLED server setting. */
   webPublicStreamsEnabled: boolean;
   logLevel: string;
+  /** Camo proxy for images and videos from other sites (Zulip's CAMO_URI and CAMO_KEY). */
+  camoUrl?: string;
+  camoKey?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -30,6 +33,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     fakeEmailDomain: env.CONFAB_FAKE_EMAIL_DOMAIN ?? (development ? "zulipdev.com" : "confab.invalid"),
     webPublicStreamsEnabled: (env.CONFAB_WEB_PUBLIC_STREAMS_ENABLED ?? "1") === "1",
     logLevel: env.LOG_LEVEL ?? "info",
+    camoUrl: env.CONFAB_CAMO_URL || undefined,
+    camoKey: env.CONFAB_CAMO_KEY || undefined,
     ...overrides,
   };
 }

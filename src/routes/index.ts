@@ -8,6 +8,7 @@ import { draftRoutes } from "./drafts.js";
 import { savedSnippetRoutes } from "./saved_snippets.js";
 import { alertWordRoutes } from "./alert_words.js";
 import { userGroupRoutes } from "./user_groups.js";
+import { renderRoutes } from "./render.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -20,4 +21,5 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...draftRoutes,
   ...savedSnippetRoutes,
   ...alertWordRoutes,
+  ...renderRoutes,
 ];

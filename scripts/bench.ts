@@ -1,0 +1,15 @@
+/**
+ * Benchmarks: `npm run bench -- <name>`. Each benchmark lives in scripts/bench/<name>.ts and
+ * exports `run(args)`.
+ */
+const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void> }>> = {
+  render: () => import("./bench/render.js"),
+};
+
+const [name, ...args] = process.argv.slice(2);
+const load = name ? BENCHES[name] : undefined;
+if (!load) {
+  console.error(`usage: npm run bench -- <${Object.keys(BENCHES).join("|")}>`);
+  process.exit(2);
+}
+await (await load()).run(args);

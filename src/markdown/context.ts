@@ -1,0 +1,139 @@
+/**
+ * What rendering needs to know about the organization: who can be mentioned, which channels
+ * can be linked, custom emoji, linkifiers, settings. Rendering itself is synchronous and pure;
+ * `loadRenderContext` fetches this data from the database beforehand.
+ */
+import type { AppContext } from "../context.js";
+import type { Executor } from "../store/schema.js";
+import type { Realm } from "../store/realms.js";
+import type { UserRow } from "../store/users.js";
+import { EMPTY_TOPIC_DISPLAY_NAME } from "../domain/limits.js";
+import type { CamoConfig } from "./camo.js";
+import type { Linkifier } from "./linkifiers.js";
+
+export interface RenderUser {
+  id: number;
+  fullName: string;
+  isActive: boolean;
+}
+
+export interface RenderGroup {
+  id: number;
+  name: string;
+  deactivated: boolean;
+  /** What the mention shows, when not the name (system groups show their description). */
+  displayName?: string;
+}
+
+export interface RenderChannel {
+  id: number;
+  name: string;
+}
+
+export interface RenderContext {
+  /** The organization's URL (no trailing slash); links into it become relative. */
+  realmUrl?: string;
+  users?: RenderUser[];
+  groups?: RenderGroup[];
+  channels?: RenderChannel[];
+  /** Active custom emoji by name: the image URL. */
+  realmEmoji?: Record<string, string>;
+  /** In the organization's order. */
+  linkifiers?: Linkifier[];
+  /** The sender's setting: `:)` becomes an emoji. */
+  translateEmoticons?: boolean;
+  /** Inline previews of image and video links (the organization's `inline_image_preview`). */
+  inlineImagePreview?: boolean;
+  camo?: CamoConfig;
+  /** Shown for the topic with an empty name. */
+  emptyTopicDisplayName?: string;
+  /** The latest message of a topic the sender can see, for `/with/` in topic links. */
+  topicLatestMessageId?: (channelId: number, topic: string) => number | undefined;
+}
+
+export interface RealmRenderSettings {
+  realmUrl: string;
+  camo?: CamoConfig;
+  linkifiers?: Linkifier[];
+  inlineImagePreview?: boolean;
+  emptyTopicDisplayName?: string;
+}
+
+const SYSTEM_GROUP_DISPLAY_NAMES: Record<string, string> = {
+  "role:owners": "Owners",
+  "role:administrators": "Administrators",
+  "role:moderators": "Moderators",
+  "role:fullmembers": "Full members",
+  "role:members": "Members",
+  "role:everyone": "Everyone",
+  "role:internet": "Everyone on the internet",
+  "role:nobody": "Nobody",
+};
+
+/** The organization's users, groups and channels as the renderer needs them. */
+export async function loadRenderContext(
+  db: Executor,
+  realmId: number,
+  settings: RealmRenderSettings,
+  sender?: { translateEmoticons?: boolean },
+): Promise<RenderContext> {
+  const [users, groups, channels] = await Promise.all([
+    db.selectFrom("users").select(["id", "full_name", "is_active"]).where("realm_id", "=", realmId).orderBy("id").execute(),
+    db
+      .selectFrom("user_groups")
+      .select(["id", "name", "deactivated", "is_system_group", "description"])
+      .where("realm_id", "=", realmId)
+      .where("name", "is not", null)
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("streams")
+      .select(["id", "name"])
+      .where("realm_id", "=", realmId)
+      .where("is_archived", "=", 0)
+      .orderBy("id")
+      .execute(),
+  ]);
+  return {
+    realmUrl: settings.realmUrl,
+    camo: settings.camo,
+    linkifiers: settings.linkifiers ?? [],
+    inlineImagePreview: settings.inlineImagePreview ?? true,
+    emptyTopicDisplayName: settings.emptyTopicDisplayName,
+    translateEmoticons: sender?.translateEmoticons ?? false,
+    users: users.map((u) => ({ id: u.id, fullName: u.full_name, isActive: u.is_active === 1 })),
+    groups: groups.map((g) => ({
+      id: g.id,
+      name: g.name!,
+      deactivated: g.deactivated === 1,
+      displayName: g.is_system_group ? (SYSTEM_GROUP_DISPLAY_NAMES[g.name!] ?? g.description) : undefined,
+    })),
+    channels: channels.map((c) => ({ id: c.id, name: c.name })),
+  };
+}
+
+/**
+ * The context for rendering what `sender` writes in `realm` (the sender's `translate_emoticons`
+ * applies). Linkifiers are the organization's, in order.
+ */
+export async function renderContextFor(
+  app: AppContext,
+  realm: Realm,
+  sender: UserRow | null,
+  linkifiers: Linkifier[] = [],
+): Promise<RenderContext> {
+  const { camoUrl, camoKey, externalUrl } = app.config;
+  const senderProps = sender ? (JSON.parse(sender.props) as { translate_emoticons?: boolean }) : {};
+  return loadRenderContext(
+    app.db,
+    realm.id,
+    {
+      realmUrl: externalUrl.replace(/\/+$/, ""),
+      camo: camoUrl && camoKey ? { url: camoUrl, key: camoKey } : undefined,
+      linkifiers,
+      inlineImagePreview: realm.props.inline_image_preview !== false,
+      emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME,
+    },
+    { translateEmoticons: senderProps.translate_emoticons === true },
+  );
+}

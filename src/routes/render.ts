@@ -1,0 +1,17 @@
+import { endpoint } from "../http/endpoint.js";
+import { P } from "../http/params.js";
+import { LIMITS } from "../domain/limits.js";
+import { renderMarkdown } from "../markdown/render.js";
+import { renderContextFor } from "../markdown/context.js";
+
+export const renderRoutes = [
+  endpoint({
+    method: "POST",
+    path: "/messages/render",
+    params: { content: P.string({ maxLength: LIMITS.maxMessageLength }) },
+    handler: async ({ app, caller }, { content }) => {
+      const ctx = await renderContextFor(app, caller.realm, caller.user);
+      return { rendered: renderMarkdown(content, ctx).html };
+    },
+  }),
+];
