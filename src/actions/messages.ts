@@ -12,12 +12,14 @@ import {
   dmKeyUserIds,
   getMessage,
   personalRecipientId,
+  topicParticipantIds,
   userMessageFlags,
   type MessageRow,
 } from "../store/messages.js";
-import { isUserInGroup, systemGroupIds } from "../store/groups.js";
+import { isUserInGroup, recursiveMemberIds, systemGroupIds } from "../store/groups.js";
 import { badRequest, streamDoesNotExistById, streamDoesNotExistByName } from "../http/errors.js";
 import { renderMarkdown } from "../markdown/render.js";
+import { renderContextFor } from "../markdown/context.js";
 import { FLAG_BITS, flagsForApi } from "../domain/message_flags.js";
 import { realmAlertWordMatcher } from "./alert_words.js";
 import { LIMITS } from "../domain/limits.js";
@@ -101,7 +103,7 @@ export async function sendMessageInTx(
   content: string,
   opts: SendOptions,
 ): Promise<number> {
-  const rendered = renderMarkdown(content);
+  const rendered = renderMarkdown(content, await renderContextFor(app, realm, sender, [], tx));
   let recipientId: number;
   let recipientUserIds: number[];
   let dmKey: string | null = null;
@@ -138,6 +140,13 @@ export async function sendMessageInTx(
     .executeTakeFirstOrThrow();
 
   const mentioned = new Set(rendered.mentionedUserIds);
+  for (const groupId of rendered.mentionedGroupIds) {
+    for (const id of await recursiveMemberIds(tx, realm.id, groupId)) mentioned.add(id);
+  }
+  const topicParticipants =
+    rendered.topicWildcardMentioned && target.kind === "stream"
+      ? await topicParticipantIds(tx, target.stream.id, target.topic)
+      : new Set<number>();
   const alerted = (await realmAlertWordMatcher(app, tx, realm.id))(content);
   const readers = new Set(opts.markReadFor ?? []);
   if (opts.readBySender) readers.add(sender.id);
@@ -147,7 +156,10 @@ export async function sendMessageInTx(
     if (target.kind === "direct") flags |= FLAG_BITS.is_private;
     if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
     if (alerted.has(userId)) flags |= FLAG_BITS.has_alert_word;
-    if (rendered.wildcardMentioned && target.kind === "stream") flags |= FLAG_BITS.stream_wildcard_mentioned;
+    if (rendered.wildcardMentioned) flags |= FLAG_BITS.stream_wildcard_mentioned;
+    if (topicParticipants.has(userId) || (rendered.topicWildcardMentioned && target.kind === "direct")) {
+      flags |= FLAG_BITS.topic_wildcard_mentioned;
+    }
     if (readers.has(userId)) flags |= FLAG_BITS.read;
     flagsByUser.set(userId, flags);
   }

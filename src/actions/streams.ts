@@ -5,6 +5,7 @@ import type { UserRow } from "../store/users.js";
 import type { ChannelGroupSetting } from "../store/schema.js";
 import { createAnonymousGroup, systemGroupIds } from "../store/groups.js";
 import { renderMarkdown } from "../markdown/render.js";
+import { renderContextFor } from "../markdown/context.js";
 import type { Executor } from "../store/schema.js";
 import {
   defaultStreamIds,
@@ -57,7 +58,7 @@ export async function createStreamInTx(
       realm_id: realm.id,
       name: input.name,
       description,
-      rendered_description: renderMarkdown(description).html,
+      rendered_description: renderMarkdown(description, await renderContextFor(app, realm, creator, [], tx)).html,
       invite_only: inviteOnly ? 1 : 0,
       is_web_public: input.isWebPublic ? 1 : 0,
       history_public_to_subscribers: (input.historyPublicToSubscribers ?? !inviteOnly) ? 1 : 0,

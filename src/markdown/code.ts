@@ -4,11 +4,10 @@
  * lexer name for the language given (so aliases are canonicalized: `py2` is "Python 2.x"), or
  * the language as typed when Pygments has no lexer for it.
  */
-import { createRequire } from "node:module";
+import languages from "./data/pygments_languages.json" with { type: "json" };
 import { escapeCode, highlight } from "./highlight.js";
 
-const require = createRequire(import.meta.url);
-const LANGUAGES: Record<string, string> = require("./data/pygments_languages.json");
+const LANGUAGES: Record<string, string> = languages;
 
 export function languageName(lang: string): string | undefined {
   return Object.prototype.hasOwnProperty.call(LANGUAGES, lang.toLowerCase()) ? LANGUAGES[lang.toLowerCase()] : undefined;

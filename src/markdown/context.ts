@@ -121,11 +121,12 @@ export async function renderContextFor(
   realm: Realm,
   sender: UserRow | null,
   linkifiers: Linkifier[] = [],
+  db: Executor = app.db,
 ): Promise<RenderContext> {
   const { camoUrl, camoKey, externalUrl } = app.config;
   const senderProps = sender ? (JSON.parse(sender.props) as { translate_emoticons?: boolean }) : {};
   return loadRenderContext(
-    app.db,
+    db,
     realm.id,
     {
       realmUrl: externalUrl.replace(/\/+$/, ""),

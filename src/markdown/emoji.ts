@@ -1,9 +1,8 @@
 /** Emoji: Zulip's names for Unicode emoji, emoticon translation and the emoji markup. */
-import { createRequire } from "node:module";
+import emojiData from "./data/emoji.json" with { type: "json" };
 import { Atomic, El } from "./engine/tree.js";
 
-const require = createRequire(import.meta.url);
-const DATA: { name_to_code: Record<string, string>; code_to_name: Record<string, string> } = require("./data/emoji.json");
+const DATA: { name_to_code: Record<string, string>; code_to_name: Record<string, string> } = emojiData;
 
 const own = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 

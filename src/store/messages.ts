@@ -1,4 +1,4 @@
-import type { Selectable } from "kysely";
+import { sql, type Selectable } from "kysely";
 import type { Executor, MessageTable } from "./schema.js";
 import { isStorableId } from "./ids.js";
 
@@ -70,4 +70,16 @@ export function dmKeyFor(userIds: Iterable<number>): string {
 
 export function dmKeyUserIds(dmKey: string): number[] {
   return dmKey.split(",").map(Number);
+}
+
+/** Users who have sent a message to the topic: those a topic wildcard mention notifies. */
+export async function topicParticipantIds(db: Executor, streamId: number, topic: string): Promise<Set<number>> {
+  const rows = await db
+    .selectFrom("messages")
+    .select("sender_id")
+    .distinct()
+    .where("stream_id", "=", streamId)
+    .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
+    .execute();
+  return new Set(rows.map((r) => r.sender_id));
 }

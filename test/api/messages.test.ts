@@ -73,7 +73,7 @@ after(() => srv.close());
 describe("POST /messages to channels", () => {
   test("delivers to every subscriber, with per-user flags, after commit", async () => {
     const log = new EventLog(srv);
-    const r = await send(t.member, channelMsg("general", "greetings", "hi @**everyone**"));
+    const r = await send(t.member, channelMsg("general", "greetings", "hi everyone"));
     log.stop();
     assert.equal(r.status, 200);
     assert.deepEqual(Object.keys(r.body).sort(), ["id", "msg", "result"]);
@@ -435,7 +435,7 @@ describe("GET /messages", () => {
     const fetch = async (params: Record<string, unknown>) =>
       (await get(t.member, { message_ids: JSON.stringify([id]), ...params })).body.messages[0];
     let m = await fetch({});
-    assert.equal(m.content, "<p>**bold**</p>");
+    assert.equal(m.content, "<p><strong>bold</strong></p>");
     assert.equal(m.subject, "general chat");
     m = await fetch({ apply_markdown: false, allow_empty_topic_name: true });
     assert.equal(m.content, "**bold**");
@@ -474,5 +474,49 @@ describe("GET /messages/{message_id}", () => {
       const r = await api(u).get(`/messages/${id}`);
       assert.deepEqual(r.body, { result: "error", msg: "Invalid message(s)", code: "BAD_REQUEST" });
     }
+  });
+});
+
+describe("mentions set message flags", () => {
+  const flagsOf = (notice: { perUser?: Map<number, Record<string, unknown>> }, u: TestUser) =>
+    (notice.perUser?.get(u.id)?.flags ?? []) as string[];
+
+  test("a user mention flags only that user; silent mentions flag nobody", async () => {
+    const log = new EventLog(srv);
+    const r = await send(t.member, channelMsg("general", "mentions", `hi @**${t.admin.fullName}**, and @_**${t.owner.fullName}**`));
+    log.stop();
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const [notice] = log.of("message");
+    assert.ok(flagsOf(notice, t.admin).includes("mentioned"));
+    assert.ok(!flagsOf(notice, t.owner).includes("mentioned"));
+    assert.ok(!flagsOf(notice, t.bot).includes("mentioned"));
+    const content = (notice.event.message as { content: string }).content;
+    assert.match(content, new RegExp(`<span class="user-mention" data-user-id="${t.admin.id}">@${t.admin.fullName}</span>`));
+  });
+
+  test("a channel wildcard flags every recipient", async () => {
+    const log = new EventLog(srv);
+    await send(t.member, channelMsg("general", "mentions", "hi @**all**"));
+    log.stop();
+    const [notice] = log.of("message");
+    for (const u of [t.owner, t.admin, t.bot]) {
+      assert.deepEqual(flagsOf(notice, u), ["stream_wildcard_mentioned", "wildcard_mentioned"]);
+    }
+  });
+
+  test("a group mention flags the group's members; a topic wildcard flags topic participants", async () => {
+    const group = await api(t.admin).post("/user_groups/create", { name: "ops", description: "Ops", members: [t.owner.id] });
+    assert.equal(group.status, 200, JSON.stringify(group.body));
+    await send(t.bot, channelMsg("general", "wild", "I was here first"));
+    const log = new EventLog(srv);
+    await send(t.member, channelMsg("general", "mentions", "paging @*ops*"));
+    await send(t.member, channelMsg("general", "wild", "hey @**topic**"));
+    log.stop();
+    const [groupNotice, topicNotice] = log.of("message");
+    assert.ok(flagsOf(groupNotice, t.owner).includes("mentioned"));
+    assert.ok(!flagsOf(groupNotice, t.admin).includes("mentioned"));
+    assert.ok(flagsOf(topicNotice, t.bot).includes("topic_wildcard_mentioned"));
+    assert.ok(flagsOf(topicNotice, t.bot).includes("wildcard_mentioned"));
+    assert.ok(!flagsOf(topicNotice, t.owner).includes("topic_wildcard_mentioned"));
   });
 });
