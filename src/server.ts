@@ -1,8 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import type { Config } from "./config.js";
-import { systemClock, type AppContext, type Clock } from "./context.js";
+import { systemClock, systemTimers, type AppContext, type Clock, type Timers } from "./context.js";
 import { openDatabase } from "./store/db.js";
 import { EventBus } from "./events/bus.js";
+import { EventQueues } from "./events/queues.js";
 import { buildServer, createLogger } from "./app.js";
 
 export interface Running {
@@ -13,16 +14,27 @@ export interface Running {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  clock?: Clock;
+  /** Timers for heartbeats and queue garbage collection. */
+  timers?: Timers;
+}
+
 /** Opens the database (applying migrations), builds the server and starts listening. */
-export async function startConfab(config: Config, opts: { clock?: Clock } = {}): Promise<Running> {
+export async function startConfab(config: Config, opts: StartOptions = {}): Promise<Running> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const clock = opts.clock ?? systemClock;
+  const bus = new EventBus();
+  const eventQueues = new EventQueues({ clock, timers: opts.timers ?? systemTimers, timings: config.eventQueue });
+  eventQueues.start(bus);
   const app: AppContext = {
     db: database.db,
     dialect: database.dialect,
     config,
-    bus: new EventBus(),
+    bus,
     log: createLogger(config.logLevel),
-    clock: opts.clock ?? systemClock,
+    clock,
+    eventQueues,
   };
   const server = await buildServer(app);
   await server.listen({ port: config.port, host: config.host });
@@ -33,6 +45,8 @@ export async function startConfab(config: Config, opts: { clock?: Clock } = {}):
     server,
     url: `http://${config.host}:${port}`,
     async close() {
+      // Waiting long-polls are answered first so the HTTP server can close.
+      eventQueues.close();
       await server.close();
       await database.close();
     },

@@ -62,3 +62,7 @@ export const streamDoesNotExistById = (streamId: number) =>
 
 export const streamDoesNotExistByName = (name: string) =>
   new ZulipError(`Channel '${name}' does not exist`, "STREAM_DOES_NOT_EXIST", 400, { stream: name });
+
+/** An event queue that does not exist, has expired, or belongs to someone else. */
+export const badEventQueueId = (queueId: string) =>
+  new ZulipError(`Bad event queue ID: ${queueId}`, "BAD_EVENT_QUEUE_ID", 400, { queue_id: queueId });

@@ -82,3 +82,28 @@ export async function createAnonymousGroup(
   await addSubgroups(db, id, subgroups);
   return id;
 }
+
+/** A group-setting value as the API shows it: a named group's id, or an anonymous group's members. */
+export type GroupSettingApiValue = number | { direct_members: number[]; direct_subgroups: number[] };
+
+export async function groupSettingApiValues(db: Executor, groupIds: number[]): Promise<Map<number, GroupSettingApiValue>> {
+  const out = new Map<number, GroupSettingApiValue>();
+  if (!groupIds.length) return out;
+  const groups = await db.selectFrom("user_groups").select(["id", "name"]).where("id", "in", groupIds).execute();
+  const anonymous = groups.filter((g) => g.name === null).map((g) => g.id);
+  for (const g of groups) if (g.name !== null) out.set(g.id, g.id);
+  if (!anonymous.length) return out;
+  const members = await db.selectFrom("user_group_members").select(["group_id", "user_id"]).where("group_id", "in", anonymous).execute();
+  const subgroups = await db
+    .selectFrom("user_group_subgroups")
+    .select(["group_id", "subgroup_id"])
+    .where("group_id", "in", anonymous)
+    .execute();
+  for (const id of anonymous) {
+    out.set(id, {
+      direct_members: members.filter((m) => m.group_id === id).map((m) => m.user_id).sort((a, b) => a - b),
+      direct_subgroups: subgroups.filter((s) => s.group_id === id).map((s) => s.subgroup_id).sort((a, b) => a - b),
+    });
+  }
+  return out;
+}

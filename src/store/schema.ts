@@ -182,6 +182,20 @@ export interface CustomProfileValueTable {
   rendered_value: string | null;
 }
 
+export interface UserPresenceTable {
+  user_id: number;
+  realm_id: number;
+  last_connected_time: number | null;
+  last_active_time: number | null;
+  /** The organization's presence counter when this record last changed. */
+  last_update_id: number;
+}
+
+export interface PresenceSequenceTable {
+  realm_id: number;
+  last_update_id: number;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -198,6 +212,8 @@ export interface DB {
   user_messages: UserMessageTable;
   custom_profile_fields: CustomProfileFieldTable;
   custom_profile_values: CustomProfileValueTable;
+  user_presence: UserPresenceTable;
+  presence_sequences: PresenceSequenceTable;
 }
 
 export type Db = Kysely<DB>;

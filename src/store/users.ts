@@ -37,3 +37,13 @@ export async function getUserByAnyEmail(db: Executor, realmId: number, email: st
 export async function listUsers(db: Executor, realmId: number): Promise<UserRow[]> {
   return db.selectFrom("users").selectAll().where("realm_id", "=", realmId).orderBy("id").execute();
 }
+
+/** Looks a user up by the API `email` field only (which may be a placeholder address). */
+export async function getUserByApiEmail(db: Executor, realmId: number, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where(sql<string>`lower(email)`, "=", email.trim().toLowerCase())
+    .executeTakeFirst();
+}
