@@ -123,8 +123,9 @@ export function aggregateUnreads(raw: RawUnreads, emptyTopicName: string | null)
     }
   }
   const sorted = <T extends { unread_message_ids: number[] }>(buckets: Iterable<T>) => {
-    for (const b of buckets) b.unread_message_ids.sort(byNumber);
-    return [...buckets];
+    const list = [...buckets];
+    for (const b of list) b.unread_message_ids.sort(byNumber);
+    return list;
   };
   const pmCount = [...raw.byMessage.values()].filter((c) => c.kind !== "stream").length;
   return {
