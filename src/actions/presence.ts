@@ -21,7 +21,7 @@ const realmPresenceDisabled = (realm: Realm) => Boolean((realm.props as Record<s
 
 async function presenceRecipients(app: AppContext, tx: Tx, realm: Realm, user: UserRow): Promise<number[]> {
   if (app.config.presenceLimitedToAccessibleUsers) return userIdsWhoCanAccess(tx, realm, user);
-  const rows = await tx.selectFrom("users").select("id").where("realm_id", "=", realm.id).where("is_active", "=", 1).execute();
+  const rows = await tx.selectFrom("users").select("id").where("realm_id", "=", realm.id).where("is_active", "=", 1).orderBy("id").execute();
   return rows.map((r) => r.id);
 }
 

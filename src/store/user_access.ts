@@ -46,7 +46,13 @@ export async function accessibleUserIds(db: Executor, realm: Realm, viewerId: nu
 
 /** The active users who can access `target`. */
 export async function userIdsWhoCanAccess(db: Executor, realm: Realm, target: { id: number; is_bot: number }): Promise<number[]> {
-  const active = await db.selectFrom("users").select("id").where("realm_id", "=", realm.id).where("is_active", "=", 1).execute();
+  const active = await db
+    .selectFrom("users")
+    .select("id")
+    .where("realm_id", "=", realm.id)
+    .where("is_active", "=", 1)
+    .orderBy("id")
+    .execute();
   if (target.is_bot === 1) return active.map((u) => u.id);
   const everyone = new Set(await recursiveMemberIds(db, realm.id, realm.groupSettings.can_access_all_users_group));
   const peers = await peersOf(db, target.id);
