@@ -4,7 +4,10 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 import { Api } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { ManualTime } from "../helpers/time.js";
-import { nextLongPoll } from "../helpers/events.js";
+import { nextLongPoll, seedMessage } from "../helpers/events.js";
+import { addSubscriptions, removeSubscriptions } from "../../src/store/subscriptions.js";
+import { createStreamInTx } from "../../src/actions/streams.js";
+import { runAction } from "../../src/actions/run.js";
 import { registerStateSection } from "../../src/events/state.js";
 
 let time: ManualTime;
@@ -286,6 +289,56 @@ describe("POST /register", () => {
     assert.deepEqual(r.body.ignored_parameters_unsupported, ["bogus"]);
   });
 
+  test("max_message_id and unread_msgs come from the user's message rows and flags", async () => {
+    const o = await createTestRealm(srv.app, "messages");
+    const r0 = await register(o.member, { fetch_event_types: ["message", "update_message_flags"] });
+    assert.equal(r0.max_message_id, -1);
+    const [denmark, muted, left] = await runAction(srv.app, async (tx) =>
+      Promise.all(["Denmark", "Muted", "Left"].map((name) => createStreamInTx(tx, srv.app, o.realm, null, { name }))),
+    );
+    for (const s of [denmark, muted, left]) await addSubscriptions(srv.app.db, s.id, [o.member.id, o.member2.id]);
+    await srv.app.db
+      .updateTable("subscriptions")
+      .set({ props: JSON.stringify({ is_muted: true }) })
+      .where("user_id", "=", o.member.id)
+      .where("stream_id", "=", muted.id)
+      .execute();
+    const READ = 1;
+    const MENTIONED = 8;
+    const WILDCARD = 16;
+    const seed = (over: Partial<Parameters<typeof seedMessage>[1]>, flags = 0) =>
+      seedMessage(srv.app, { realmId: o.realm.id, senderId: o.member2.id, recipients: [{ userId: o.member.id, flags }], ...over });
+    const m1 = await seed({ streamId: denmark.id, topic: "Castle" });
+    const m2 = await seed({ streamId: denmark.id, topic: "castle" }, MENTIONED);
+    await seed({ streamId: denmark.id, topic: "read" }, READ);
+    const m4 = await seed({ streamId: muted.id, topic: "" }, WILDCARD);
+    await seed({ streamId: left.id, topic: "gone" });
+    const m6 = await seed({});
+    const m7 = await seed({ recipients: [{ userId: o.member.id, flags: 0 }, { userId: o.owner.id, flags: 0 }] });
+    await removeSubscriptions(srv.app.db, left.id, [o.member.id]);
+
+    const body = await register(o.member, { fetch_event_types: ["message", "update_message_flags"] });
+    assert.equal(body.max_message_id, m7);
+    assert.deepEqual(body.unread_msgs, {
+      pms: [{ other_user_id: o.member2.id, sender_id: o.member2.id, unread_message_ids: [m6] }],
+      streams: [
+        { stream_id: denmark.id, topic: "Castle", unread_message_ids: [m1, m2] },
+        { stream_id: muted.id, topic: "general chat", unread_message_ids: [m4] },
+      ],
+      huddles: [{ user_ids_string: [o.owner.id, o.member.id, o.member2.id].sort((a, b) => a - b).join(","), unread_message_ids: [m7] }],
+      mentions: [m2],
+      count: 4,
+      old_unreads_missing: false,
+    });
+    const named = await register(o.member, {
+      fetch_event_types: ["message", "update_message_flags"],
+      client_capabilities: { notification_settings_null: true, empty_topic_name: true },
+    });
+    assert.equal(named.unread_msgs.streams[1].topic, "");
+    assert.equal((await register(o.owner, { fetch_event_types: ["message"] })).max_message_id, m7);
+    assert.equal((await register(o.guest, { fetch_event_types: ["message"] })).max_message_id, -1);
+  });
+
   test("events queued while the state was read are folded in, and nothing after them is lost", async () => {
     let trigger: (() => void) | undefined;
     registerStateSection({
@@ -320,6 +373,20 @@ describe("POST /register", () => {
     assert.equal(body.last_event_id, 0);
     const rest = await getEvents(t.member, { queue_id: body.queue_id, last_event_id: 0, dont_block: true });
     assert.deepEqual(rest.body.events.map((e: { type: string }) => e.type), ["race_unapplied", "race_probe"]);
+
+    // A message arriving meanwhile counts in max_message_id and the unread summary.
+    trigger = () =>
+      publish(
+        [t.member.id],
+        { type: "message", message: { id: 5000, type: "private", display_recipient: [{ id: t.member.id }, { id: t.member2.id }] } },
+        new Map([[t.member.id, { flags: ["mentioned"] }]]),
+      );
+    body = await register(t.member, { fetch_event_types: ["message", "update_message_flags", "race_probe"] });
+    trigger = undefined;
+    assert.equal(body.max_message_id, 5000);
+    assert.deepEqual(body.unread_msgs.pms, [{ other_user_id: t.member2.id, sender_id: t.member2.id, unread_message_ids: [5000] }]);
+    assert.deepEqual(body.unread_msgs.mentions, [5000]);
+    assert.equal(body.last_event_id, 0);
   });
 });
 
