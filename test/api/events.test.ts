@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 import { Api } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { ManualTime } from "../helpers/time.js";
-import { nextLongPoll, seedMessage } from "../helpers/events.js";
+import { nextLongPoll, restrictUserAccessToMembers, seedMessage } from "../helpers/events.js";
 import { addSubscriptions, removeSubscriptions } from "../../src/store/subscriptions.js";
 import { createStreamInTx } from "../../src/actions/streams.js";
 import { runAction } from "../../src/actions/run.js";
@@ -189,21 +189,7 @@ describe("POST /register", () => {
   });
 
   test("a guest limited to accessible users sees others as unknown, or not at all with user_list_incomplete", async () => {
-    const groups = JSON.parse(
-      (await srv.app.db.selectFrom("realms").select("group_settings").where("id", "=", other.realm.id).executeTakeFirstOrThrow()).group_settings,
-    );
-    const members = await srv.app.db
-      .selectFrom("user_groups")
-      .select("id")
-      .where("realm_id", "=", other.realm.id)
-      .where("name", "=", "role:members")
-      .executeTakeFirstOrThrow();
-    const original = JSON.stringify(groups);
-    await srv.app.db
-      .updateTable("realms")
-      .set({ group_settings: JSON.stringify({ ...groups, can_access_all_users_group: members.id }) })
-      .where("id", "=", other.realm.id)
-      .execute();
+    const restore = await restrictUserAccessToMembers(srv.app, other.realm.id);
     try {
       const body = await register(other.guest, { fetch_event_types: ["realm_user"] });
       const byId = new Map(body.realm_users.map((u: { user_id: number }) => [u.user_id, u]));
@@ -221,7 +207,7 @@ describe("POST /register", () => {
         [other.guest.id, other.bot.id].sort(),
       );
     } finally {
-      await srv.app.db.updateTable("realms").set({ group_settings: original }).where("id", "=", other.realm.id).execute();
+      await restore();
     }
   });
 

@@ -11,6 +11,7 @@ import { createUserInTx } from "../../src/actions/users.js";
 import { getUserById } from "../../src/store/users.js";
 import { addSubscriptions } from "../../src/store/subscriptions.js";
 import type { Realm } from "../../src/store/realms.js";
+import { restrictUserAccessToMembers } from "../helpers/events.js";
 
 let time: ManualTime;
 let srv: TestServer;
@@ -284,14 +285,7 @@ describe("limiting presence to accessible users (CAN_ACCESS_ALL_USERS_GROUP_LIMI
     const limited = await startTestServer({ presenceLimitedToAccessibleUsers: true }, { clock: time, timers: time });
     try {
       const t = await createTestRealm(limited.app, "limited");
-      const members = await limited.app.db
-        .selectFrom("user_groups")
-        .select("id")
-        .where("realm_id", "=", t.realm.id)
-        .where("name", "=", "role:members")
-        .executeTakeFirstOrThrow();
-      const settings = { ...t.realm.groupSettings, can_access_all_users_group: members.id };
-      await limited.app.db.updateTable("realms").set({ group_settings: JSON.stringify(settings) }).where("id", "=", t.realm.id).execute();
+      await restrictUserAccessToMembers(limited.app, t.realm.id);
       const channel = await limited.app.db.selectFrom("streams").select("id").where("realm_id", "=", t.realm.id).executeTakeFirstOrThrow();
       await addSubscriptions(limited.app.db, channel.id, [t.guest.id, t.member.id]);
 

@@ -58,3 +58,22 @@ export async function seedMessage(app: AppContext, m: SeedMessage): Promise<numb
     .execute();
   return id;
 }
+
+/**
+ * Limits who can see all users to role:members (so guests see only the people they share a
+ * channel or conversation with). Returns a function that restores the previous setting.
+ */
+export async function restrictUserAccessToMembers(app: AppContext, realmId: number): Promise<() => Promise<void>> {
+  const { group_settings } = await app.db.selectFrom("realms").select("group_settings").where("id", "=", realmId).executeTakeFirstOrThrow();
+  const members = await app.db
+    .selectFrom("user_groups")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("name", "=", "role:members")
+    .executeTakeFirstOrThrow();
+  const settings = { ...JSON.parse(group_settings), can_access_all_users_group: members.id };
+  await app.db.updateTable("realms").set({ group_settings: JSON.stringify(settings) }).where("id", "=", realmId).execute();
+  return async () => {
+    await app.db.updateTable("realms").set({ group_settings }).where("id", "=", realmId).execute();
+  };
+}

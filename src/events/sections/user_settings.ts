@@ -114,30 +114,31 @@ registerStateSection({
   },
 });
 
-registerStateSection({
-  name: "update_display_settings",
-  fetchTypes: ["update_display_settings"],
-  eventTypes: ["update_display_settings", "user_settings"],
-  async fetch(ctx) {
-    if (ctx.options.capabilities.user_settings_object) return {};
-    return { ...settingValues(ctx, DISPLAY_SETTING_DEFAULTS), emojiset_choices: EMOJISET_CHOICES, timezone: ctx.user.timezone };
-  },
-  apply(state, event) {
-    const [name, value] = event.type === "user_settings" ? [event.property, event.value] : [event.setting_name, event.setting];
-    if (String(name) in state) state[String(name)] = value;
-  },
-});
+/**
+ * The legacy flat keys, for clients without `user_settings_object`. Their own legacy events name
+ * the setting in `nameKey` / `valueKey`; modern `user_settings` events update them too.
+ */
+function legacySettingsSection(type: string, defaults: Record<string, unknown>, extra: Record<string, unknown>, nameKey: string, valueKey: string) {
+  registerStateSection({
+    name: type,
+    fetchTypes: [type],
+    eventTypes: [type, "user_settings"],
+    async fetch(ctx) {
+      if (ctx.options.capabilities.user_settings_object) return {};
+      return { ...settingValues(ctx, defaults), ...extra, ...(type === "update_display_settings" ? { timezone: ctx.user.timezone } : {}) };
+    },
+    apply(state, event) {
+      const [name, value] = event.type === "user_settings" ? [event.property, event.value] : [event[nameKey], event[valueKey]];
+      if (String(name) in state) state[String(name)] = value;
+    },
+  });
+}
 
-registerStateSection({
-  name: "update_global_notifications",
-  fetchTypes: ["update_global_notifications"],
-  eventTypes: ["update_global_notifications", "user_settings"],
-  async fetch(ctx) {
-    if (ctx.options.capabilities.user_settings_object) return {};
-    return { ...settingValues(ctx, NOTIFICATION_SETTING_DEFAULTS), available_notification_sounds: NOTIFICATION_SOUNDS };
-  },
-  apply(state, event) {
-    const [name, value] = event.type === "user_settings" ? [event.property, event.value] : [event.notification_name, event.setting];
-    if (String(name) in state) state[String(name)] = value;
-  },
-});
+legacySettingsSection("update_display_settings", DISPLAY_SETTING_DEFAULTS, { emojiset_choices: EMOJISET_CHOICES }, "setting_name", "setting");
+legacySettingsSection(
+  "update_global_notifications",
+  NOTIFICATION_SETTING_DEFAULTS,
+  { available_notification_sounds: NOTIFICATION_SOUNDS },
+  "notification_name",
+  "setting",
+);
