@@ -18,6 +18,49 @@ export interface Config {
   /** Camo proxy for images and videos from other sites (Zulip's CAMO_URI and CAMO_KEY). */
   camoUrl?: string;
   camoKey?: string;
+  /** Zulip's CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE: presence only of users the viewer can access. */
+  presenceLimitedToAccessibleUsers: boolean;
+  eventQueue: EventQueueTimings;
+}
+
+/** Event queue timings; Zulip's values by default, shorter ones for tests. */
+export interface EventQueueTimings {
+  /** A waiting GET /events gets a heartbeat after this many seconds plus a random jitter. */
+  heartbeatMinSecs: number;
+  heartbeatJitterSecs: number;
+  /** A queue nobody polls for this long is removed (unless registered with queue_lifespan_secs). */
+  idleTimeoutSecs: number;
+  /** The longest queue_lifespan_secs a client may ask for. */
+  maxLifespanSecs: number;
+  gcIntervalSecs: number;
+  /** Reported to clients as event_queue_longpoll_timeout_seconds: their HTTP timeout for GET /events. */
+  longpollTimeoutSecs: number;
+}
+
+export const ZULIP_EVENT_QUEUE_TIMINGS: EventQueueTimings = {
+  heartbeatMinSecs: 45,
+  heartbeatJitterSecs: 10,
+  idleTimeoutSecs: 600,
+  maxLifespanSecs: 7 * 24 * 3600,
+  gcIntervalSecs: 60,
+  longpollTimeoutSecs: 90,
+};
+
+function timingsFromEnv(env: NodeJS.ProcessEnv): EventQueueTimings {
+  const read = (name: string, fallback: number) => {
+    const raw = env[name];
+    const value = raw === undefined || raw === "" ? NaN : Number(raw);
+    return Number.isFinite(value) && value >= 0 ? value : fallback;
+  };
+  const z = ZULIP_EVENT_QUEUE_TIMINGS;
+  return {
+    heartbeatMinSecs: read("CONFAB_EVENT_HEARTBEAT_SECS", z.heartbeatMinSecs),
+    heartbeatJitterSecs: read("CONFAB_EVENT_HEARTBEAT_JITTER_SECS", z.heartbeatJitterSecs),
+    idleTimeoutSecs: read("CONFAB_EVENT_QUEUE_IDLE_SECS", z.idleTimeoutSecs),
+    maxLifespanSecs: read("CONFAB_EVENT_QUEUE_MAX_LIFESPAN_SECS", z.maxLifespanSecs),
+    gcIntervalSecs: read("CONFAB_EVENT_QUEUE_GC_SECS", z.gcIntervalSecs),
+    longpollTimeoutSecs: read("CONFAB_EVENT_LONGPOLL_TIMEOUT_SECS", z.longpollTimeoutSecs),
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -35,6 +78,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL ?? "info",
     camoUrl: env.CONFAB_CAMO_URL || undefined,
     camoKey: env.CONFAB_CAMO_KEY || undefined,
+    presenceLimitedToAccessibleUsers: env.CONFAB_PRESENCE_LIMITED_TO_ACCESSIBLE_USERS === "1",
+    eventQueue: timingsFromEnv(env),
     ...overrides,
   };
 }

@@ -3,12 +3,29 @@ import type { Config } from "./config.js";
 import type { DB, Db } from "./store/schema.js";
 import type { Dialect } from "./store/db.js";
 import type { EventBus } from "./events/bus.js";
+import type { EventQueues } from "./events/queues.js";
 
 /** A source of the current time in UNIX seconds; injectable so tests control time. */
 export interface Clock {
   now(): number;
 }
 export const systemClock: Clock = { now: () => Date.now() / 1000 };
+
+export type TimerHandle = unknown;
+/** Deferred callbacks; injectable so tests fire heartbeats and garbage collection by moving time. */
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+export const systemTimers: Timers = {
+  setTimeout: (callback, ms) => {
+    const handle = setTimeout(callback, ms);
+    // A pending heartbeat or collection must not keep the process alive.
+    handle.unref();
+    return handle;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
 
 /** Everything an action needs from the running server. */
 export interface AppContext {
@@ -18,5 +35,7 @@ export interface AppContext {
   bus: EventBus;
   log: Logger;
   clock: Clock;
+  /** The event queues this process holds (POST /register, GET /events). */
+  eventQueues: EventQueues;
 }
 export type { DB };

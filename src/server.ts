@@ -1,8 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import type { Config } from "./config.js";
-import { systemClock, type AppContext, type Clock } from "./context.js";
+import { systemClock, systemTimers, type AppContext, type Clock, type Timers } from "./context.js";
 import { openDatabase } from "./store/db.js";
 import { EventBus } from "./events/bus.js";
+import { EventQueues } from "./events/queues.js";
 import { buildServer, createLogger } from "./app.js";
 
 export interface Running {
@@ -15,27 +16,43 @@ export interface Running {
 
 export interface StartOptions {
   clock?: Clock;
+  /** Timers for heartbeats and queue garbage collection. */
+  timers?: Timers;
   /** Runs once the database is ready, before the server accepts requests. */
   beforeListen?: (app: AppContext) => Promise<void>;
 }
 
 /** Opens the database (applying migrations) and everything actions need, without serving. */
-export async function openAppContext(config: Config, clock: Clock = systemClock): Promise<{ app: AppContext; close(): Promise<void> }> {
+export async function openAppContext(
+  config: Config,
+  opts: Pick<StartOptions, "clock" | "timers"> = {},
+): Promise<{ app: AppContext; close(): Promise<void> }> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const clock = opts.clock ?? systemClock;
+  const bus = new EventBus();
+  const eventQueues = new EventQueues({ clock, timers: opts.timers ?? systemTimers, timings: config.eventQueue });
+  eventQueues.start(bus);
   const app: AppContext = {
     db: database.db,
     dialect: database.dialect,
     config,
-    bus: new EventBus(),
+    bus,
     log: createLogger(config.logLevel),
     clock,
+    eventQueues,
   };
-  return { app, close: () => database.close() };
+  return {
+    app,
+    async close() {
+      eventQueues.close();
+      await database.close();
+    },
+  };
 }
 
 /** Opens the database (applying migrations), builds the server and starts listening. */
 export async function startConfab(config: Config, opts: StartOptions = {}): Promise<Running> {
-  const { app, close: closeDatabase } = await openAppContext(config, opts.clock);
+  const { app, close: closeContext } = await openAppContext(config, opts);
   await opts.beforeListen?.(app);
   const server = await buildServer(app);
   await server.listen({ port: config.port, host: config.host });
@@ -46,8 +63,10 @@ export async function startConfab(config: Config, opts: StartOptions = {}): Prom
     server,
     url: `http://${config.host}:${port}`,
     async close() {
+      // Waiting long-polls are answered first so the HTTP server can close.
+      app.eventQueues.close();
       await server.close();
-      await closeDatabase();
+      await closeContext();
     },
   };
 }

@@ -4,6 +4,7 @@ import { runAction, type PendingEvents, type Tx } from "./run.js";
 import type { Executor } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
+import { userProps } from "../format/users.js";
 import { getUserById, getUserByAnyEmail } from "../store/users.js";
 import { getStream, getStreamByName, getSubscription, subscribersByStream, type StreamRow } from "../store/streams.js";
 import {
@@ -87,6 +88,9 @@ export interface SendOptions {
   readBySender: boolean;
   /** Further users whose copy starts out read (the acting user, for notices they caused). */
   markReadFor?: readonly number[];
+  /** The sending client's event queue and its id for the message, echoed back for local echo. */
+  senderQueueId?: string;
+  localId?: string;
 }
 
 /**
@@ -176,7 +180,18 @@ export async function sendMessageInTx(
   const ctx = await messageContext(tx, realm, [message]);
   events.send({
     realmId: realm.id,
-    event: { type: "message", message: formatMessage(message, ctx, EVENT_FORMAT) },
+    event: {
+      type: "message",
+      message: {
+        ...formatMessage(message, ctx, EVENT_FORMAT),
+        content: message.content,
+        rendered_content: message.rendered_content,
+        sender_email_address_visibility: userProps(sender).email_address_visibility,
+        sender_avatar_source: "G",
+      },
+      ...(target.kind === "stream" && target.stream.invite_only === 0 ? { invite_only: false } : {}),
+      ...(opts.senderQueueId !== undefined ? { sender_queue_id: opts.senderQueueId, local_id: opts.localId ?? null } : {}),
+    },
     userIds: [...flagsByUser.keys()],
     perUser: new Map([...flagsByUser].map(([id, flags]) => [id, { flags: flagsForApi(flags) }])),
   });
@@ -192,6 +207,8 @@ export interface SendMessageRequest {
   topic: string | undefined;
   content: string;
   readBySender: boolean | undefined;
+  queueId?: string;
+  localId?: string;
 }
 
 type StreamIndicator = string | number;
@@ -316,6 +333,8 @@ export async function sendMessageFromRequest(app: AppContext, caller: { user: Us
       const id = await sendMessageInTx(tx, app, events, realm, sender, t, content, {
         clientName: caller.clientName,
         readBySender: req.readBySender ?? defaultReadBySender(caller.clientName),
+        senderQueueId: req.queueId,
+        localId: req.localId,
       });
       return { id };
     }

@@ -68,3 +68,6 @@ export const guestNotAllowed = () => badRequest("Not allowed for guest users");
 /** Zulip's BadNarrowOperatorError. */
 export const badNarrow = (description: string) =>
   new ZulipError(`Invalid narrow operator: ${description}`, "BAD_NARROW", 400);
+/** An event queue that does not exist, has expired, or belongs to someone else. */
+export const badEventQueueId = (queueId: string) =>
+  new ZulipError(`Bad event queue ID: ${queueId}`, "BAD_EVENT_QUEUE_ID", 400, { queue_id: queueId });

@@ -9,6 +9,8 @@ import { savedSnippetRoutes } from "./saved_snippets.js";
 import { alertWordRoutes } from "./alert_words.js";
 import { userGroupRoutes } from "./user_groups.js";
 import { renderRoutes } from "./render.js";
+import { eventRoutes } from "./events.js";
+import { presenceRoutes } from "./presence.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -22,4 +24,6 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...savedSnippetRoutes,
   ...alertWordRoutes,
   ...renderRoutes,
+  ...eventRoutes,
+  ...presenceRoutes,
 ];

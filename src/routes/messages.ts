@@ -26,6 +26,8 @@ export const messageRoutes = [
         topic: p.topic === undefined ? undefined : readEmptyTopicAliases(p.topic),
         content: p.content,
         readBySender: p.read_by_sender,
+        queueId: p.queue_id,
+        localId: p.local_id,
       }),
   }),
   endpoint({

@@ -211,6 +211,20 @@ export interface AlertWordTable {
   word: string;
 }
 
+export interface UserPresenceTable {
+  user_id: number;
+  realm_id: number;
+  last_connected_time: number | null;
+  last_active_time: number | null;
+  /** The organization's presence counter when this record last changed. */
+  last_update_id: number;
+}
+
+export interface PresenceSequenceTable {
+  realm_id: number;
+  last_update_id: number;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -230,6 +244,8 @@ export interface DB {
   drafts: DraftTable;
   saved_snippets: SavedSnippetTable;
   alert_words: AlertWordTable;
+  user_presence: UserPresenceTable;
+  presence_sequences: PresenceSequenceTable;
 }
 
 export type Db = Kysely<DB>;

@@ -25,15 +25,7 @@ export async function getUserByDeliveryEmail(db: Executor, realmId: number, emai
 
 /** Looks a user up by the real address or, failing that, by the API `email` field. */
 export async function getUserByAnyEmail(db: Executor, realmId: number, email: string): Promise<UserRow | undefined> {
-  return (
-    (await getUserByDeliveryEmail(db, realmId, email)) ??
-    (await db
-      .selectFrom("users")
-      .selectAll()
-      .where("realm_id", "=", realmId)
-      .where(sql<string>`lower(email)`, "=", email.trim().toLowerCase())
-      .executeTakeFirst())
-  );
+  return (await getUserByDeliveryEmail(db, realmId, email)) ?? (await getUserByApiEmail(db, realmId, email));
 }
 
 export async function listUsers(db: Executor, realmId: number): Promise<UserRow[]> {
@@ -134,4 +126,14 @@ export async function usersSharingWith(db: Executor, userId: number): Promise<Se
     .execute();
   for (const c of conversations) for (const id of c.dm_key!.split(",")) out.add(Number(id));
   return out;
+}
+
+/** Looks a user up by the API `email` field only (which may be a placeholder address). */
+export async function getUserByApiEmail(db: Executor, realmId: number, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where(sql<string>`lower(email)`, "=", email.trim().toLowerCase())
+    .executeTakeFirst();
 }

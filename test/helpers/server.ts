@@ -8,7 +8,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { loadConfig, type Config } from "../../src/config.js";
-import { startConfab, type Running } from "../../src/server.js";
+import { startConfab, type Running, type StartOptions } from "../../src/server.js";
 import type { Clock } from "../../src/context.js";
 
 export interface TestServer extends Running {
@@ -45,7 +45,7 @@ async function freshPgDatabase(adminUrl: string): Promise<{ url: string; drop: (
   };
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}, opts: { clock?: Clock } = {}): Promise<TestServer> {
+export async function startTestServer(overrides: Partial<Config> = {}, opts: StartOptions = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "confab-test-"));
   const pgAdmin = process.env.CONFAB_TEST_PG_URL;
   const database = pgAdmin ? await freshPgDatabase(pgAdmin) : undefined;

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Dialect } from "../db.js";
 import * as m001 from "./001_initial.js";
+import * as m002 from "./002_presence.js";
 import * as m003 from "./003_personal_tools.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
@@ -8,5 +9,6 @@ type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
 /** Every migration, in order. A new migration is a new file added to the end of this list. */
 export const MIGRATIONS: [string, MigrationUp][] = [
   ["001_initial", m001.up],
+  ["002_presence", m002.up],
   ["003_personal_tools", m003.up],
 ];

@@ -1,0 +1,63 @@
+import type { AppContext } from "../context.js";
+import type { Caller } from "../http/auth.js";
+import { badRequest } from "../http/errors.js";
+import { isGuest } from "../domain/roles.js";
+import { FEATURE_LEVEL, ZULIP_VERSION } from "../domain/limits.js";
+import { unsupportedNarrowOperator } from "../domain/event_narrow.js";
+import type { QueueSpec } from "./queues.js";
+import { applyQueuedEvents, createStateContext, fetchInitialState, selectedSections, type RegisterOptions } from "./state.js";
+import "./sections/index.js";
+
+/** Checks shared by POST /register and queue creation through GET /events. */
+export function checkQueueRequest(caller: Caller, narrow: QueueSpec["narrow"], allPublicStreams: boolean): void {
+  const operator = unsupportedNarrowOperator(narrow);
+  if (operator !== undefined) throw badRequest(`Operator ${operator} not supported.`);
+  // Guests cannot read public channels they are not subscribed to.
+  if (allPublicStreams && isGuest(caller.user.role)) throw badRequest("User not authorized for this query");
+}
+
+export function queueSpecFor(caller: Caller, o: Omit<QueueSpec, "userId" | "realmId" | "clientName">): QueueSpec {
+  return { userId: caller.user.id, realmId: caller.realm.id, clientName: caller.clientName, ...o };
+}
+
+/**
+ * POST /register: creates the queue first, then reads the initial state, then folds in whatever
+ * the queue received meanwhile, so that nothing between the two is lost or counted twice.
+ */
+export async function doEventsRegister(
+  app: AppContext,
+  caller: Caller,
+  options: RegisterOptions,
+  lifespanSecs: number,
+): Promise<Record<string, unknown>> {
+  checkQueueRequest(caller, options.narrow, options.allPublicStreams);
+  const queue = app.eventQueues.allocate(
+    queueSpecFor(caller, {
+      eventTypes: options.eventTypes,
+      narrow: options.narrow,
+      applyMarkdown: options.applyMarkdown,
+      clientGravatar: options.clientGravatar,
+      slimPresence: options.slimPresence,
+      allPublicStreams: options.allPublicStreams,
+      capabilities: options.capabilities,
+      lifespanSecs,
+    }),
+  );
+  try {
+    const ctx = createStateContext(app, caller.user, caller.realm, options);
+    const selected = selectedSections(ctx);
+    const state = await fetchInitialState(ctx, selected);
+    const lastEventId = applyQueuedEvents(state, queue.contents(), ctx, selected);
+    return {
+      queue_id: queue.queueId,
+      zulip_version: ZULIP_VERSION,
+      zulip_feature_level: FEATURE_LEVEL,
+      zulip_merge_base: ZULIP_VERSION,
+      ...state,
+      last_event_id: lastEventId,
+    };
+  } catch (error) {
+    app.eventQueues.delete(caller.user.id, queue.queueId);
+    throw error;
+  }
+}

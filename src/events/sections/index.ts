@@ -1,0 +1,10 @@
+// Every module that contributes to the POST /register initial state; each registers itself.
+import "./realm.js";
+import "./realm_user.js";
+import "./presence.js";
+import "./messages.js";
+import "./custom_profile_fields.js";
+import "./user_settings.js";
+import "./channels.js";
+import "./user_groups.js";
+import "./personal.js";

@@ -1,0 +1,120 @@
+/** The `realm_user` section: the organization's users, the system bots, and the caller's own account. */
+import { registerStateSection, type State, type StateContext } from "../state.js";
+import type { Event } from "../shaping.js";
+import { formatUser, gravatarUrl } from "../../format/users.js";
+import { Role, isAdmin, isGuest, isOwner } from "../../domain/roles.js";
+import { groupsOfUser } from "../../store/groups.js";
+import { listUsers } from "../../store/users.js";
+import { accessibleUserIds, canAccessAllUsers } from "../../store/user_access.js";
+import { profileDataByUser } from "../../store/custom_profile.js";
+
+type ApiUser = Record<string, unknown>;
+const RAW_USERS = "_raw_users";
+
+/** What a user who may not see someone gets in that person's place. */
+function inaccessibleUser(ctx: StateContext, userId: number): ApiUser {
+  const base = ctx.app.config.externalUrl;
+  return {
+    email: `user${userId}@${ctx.app.config.fakeEmailDomain}`,
+    user_id: userId,
+    avatar_version: 1,
+    is_admin: false,
+    is_owner: false,
+    is_guest: false,
+    is_bot: false,
+    role: 400,
+    full_name: "Unknown user",
+    timezone: "",
+    is_active: true,
+    date_joined: new Date(ctx.realm.date_created * 1000).toISOString(),
+    delivery_email: null,
+    avatar_url: `${base}/static/images/unknown-user-avatar.png`,
+    profile_data: {},
+  };
+}
+
+async function realmUserState(ctx: StateContext): Promise<State> {
+  const { app, realm, user: me, options } = ctx;
+  const users = await listUsers(app.db, realm.id);
+  const profiles = await profileDataByUser(app.db, realm.id);
+  const accessible = (await canAccessAllUsers(app.db, realm, me.id)) ? null : await accessibleUserIds(app.db, realm, me.id);
+  const raw: Record<string, ApiUser> = {};
+  for (const u of users) {
+    if (u.is_system_bot === 1) continue;
+    if (accessible && !accessible.has(u.id)) {
+      if (!options.capabilities.user_list_incomplete) raw[u.id] = inaccessibleUser(ctx, u.id);
+      continue;
+    }
+    raw[u.id] = formatUser(u, me, {
+      clientGravatar: options.clientGravatar,
+      profileData: u.is_bot === 1 ? undefined : (profiles.get(u.id) ?? {}),
+    });
+  }
+  const crossRealmBots = users
+    .filter((u) => u.is_system_bot === 1)
+    .map((u) => ({ ...formatUser(u, me), is_system_bot: true }));
+
+  const groups = await groupsOfUser(app.db, realm.id, me.id);
+  const member = (setting: string) => groups.has(realm.groupSettings[setting]);
+  const canCreatePrivate = member("can_create_private_channel_group");
+  const canCreatePublic = member("can_create_public_channel_group");
+  const canCreateWebPublic = member("can_create_web_public_channel_group");
+  return {
+    [RAW_USERS]: raw,
+    cross_realm_bots: crossRealmBots,
+    avatar_source: "G",
+    avatar_url_medium: `${gravatarUrl(me.delivery_email)}&s=500`,
+    avatar_url: gravatarUrl(me.delivery_email),
+    can_create_private_streams: canCreatePrivate,
+    can_create_public_streams: canCreatePublic,
+    can_create_web_public_streams: canCreateWebPublic,
+    can_create_streams: canCreatePrivate || canCreatePublic || canCreateWebPublic,
+    can_subscribe_other_users: member("can_add_subscribers_group"),
+    can_invite_others_to_realm: member("can_invite_users_group"),
+    is_admin: isAdmin(me.role),
+    is_owner: isOwner(me.role),
+    is_moderator: me.role === Role.MODERATOR,
+    is_guest: isGuest(me.role),
+    user_id: me.id,
+    email: me.email,
+    delivery_email: me.delivery_email,
+    full_name: me.full_name,
+  };
+}
+
+function applyRealmUser(state: State, event: Event, ctx: StateContext): void {
+  const raw = state[RAW_USERS] as Record<string, ApiUser>;
+  const person = event.person as ApiUser;
+  const id = String(person.user_id);
+  if (event.op === "add") {
+    const added: ApiUser = { ...person, is_active: true };
+    if (ctx.options.clientGravatar && String(added.avatar_url ?? "").includes("gravatar.com")) added.avatar_url = null;
+    if (!added.is_bot && !("profile_data" in added)) added.profile_data = {};
+    raw[id] = added;
+  } else if (event.op === "remove" && raw[id]) {
+    raw[id].is_active = false;
+  } else if (event.op === "update" && raw[id]) {
+    const { user_id: _, ...changes } = person;
+    Object.assign(raw[id], changes);
+    if (Number(id) === ctx.user.id) {
+      for (const field of ["full_name", "email", "delivery_email"]) if (field in changes) state[field] = changes[field];
+    }
+  }
+}
+
+registerStateSection({
+  name: "realm_user",
+  fetchTypes: ["realm_user"],
+  eventTypes: ["realm_user"],
+  fetch: realmUserState,
+  apply: applyRealmUser,
+  finish(state) {
+    const users = Object.values(state[RAW_USERS] as Record<string, ApiUser>).sort(
+      (a, b) => (a.user_id as number) - (b.user_id as number),
+    );
+    state.realm_users = users.filter((u) => u.is_active);
+    state.realm_non_active_users = users.filter((u) => !u.is_active);
+    for (const u of users) delete u.is_active;
+    delete state[RAW_USERS];
+  },
+});

@@ -1,0 +1,13 @@
+/** The `realm_user_groups` section: named groups, system groups included. */
+import { registerStateSection } from "../state.js";
+import { formatUserGroups } from "../../format/user_groups.js";
+import { listNamedGroups } from "../../store/user_groups.js";
+
+registerStateSection({
+  name: "realm_user_groups",
+  fetchTypes: ["realm_user_groups"],
+  async fetch({ app, realm, options }) {
+    const includeDeactivated = options.capabilities.include_deactivated_groups === true;
+    return { realm_user_groups: await formatUserGroups(app.db, await listNamedGroups(app.db, realm.id, includeDeactivated)) };
+  },
+});

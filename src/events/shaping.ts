@@ -1,0 +1,132 @@
+/**
+ * How one published event becomes what one event queue receives: Zulip filters by the queue's
+ * event types and narrow, and adapts some events to what the client declared it supports.
+ *
+ * Producers publish events in the shape Zulip's own server puts on its queue, with a few
+ * internal fields the queues consume and never show to clients:
+ * - message events: `message.content` is the Markdown source and `message.rendered_content` the
+ *   HTML; `message.sender_email_address_visibility` and `message.sender_avatar_source` decide
+ *   whether a `client_gravatar` client gets a null `avatar_url`; top-level `local_id` and
+ *   `sender_queue_id` echo the sender's local id to the queue that sent it; top-level
+ *   `invite_only: false` marks a public channel message, which also reaches queues registered
+ *   with `all_public_streams` or a narrow. Each recipient's `flags` come from `Notice.perUser`;
+ *   no other top-level field of a message event reaches clients.
+ * - presence events carry the legacy fields (`user_id`, `email`, `server_timestamp`, `presence`)
+ *   and the modern `presences` map; each queue gets the one format its client asked for.
+ * - realm_user `add` events may carry `inaccessible_user: true`.
+ */
+import { messageMatchesNarrow, type NarrowTerm, type NarrowedMessage } from "../domain/event_narrow.js";
+
+export type Event = Record<string, unknown>;
+
+/** Optional behaviours a client declares in `client_capabilities`. */
+export interface ClientCapabilities {
+  notification_settings_null?: boolean;
+  bulk_message_deletion?: boolean;
+  user_avatar_url_field_optional?: boolean;
+  stream_typing_notifications?: boolean;
+  user_settings_object?: boolean;
+  linkifier_url_template?: boolean;
+  user_list_incomplete?: boolean;
+  include_deactivated_groups?: boolean;
+  archived_channels?: boolean;
+  empty_topic_name?: boolean;
+  simplified_presence_events?: boolean;
+}
+
+/** What shaping needs to know about a queue. */
+export interface QueueProfile {
+  queueId: string;
+  /** null: every event type. */
+  eventTypes: ReadonlySet<string> | null;
+  narrow: readonly NarrowTerm[];
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  slimPresence: boolean;
+  capabilities: ClientCapabilities;
+}
+
+const EMAIL_VISIBLE_TO_EVERYONE = 1;
+const MESSAGE_INTERNAL_KEYS = ["rendered_content", "sender_email_address_visibility", "sender_avatar_source"];
+
+/** Renders are shared between queues that want the same variant of a message. */
+export type ShapeCache = Map<string, Event>;
+
+/** The message object as a client with these options sees it. */
+export function finalizeMessage(message: Event, applyMarkdown: boolean, clientGravatar: boolean): Event {
+  const out: Event = { ...message };
+  if ("rendered_content" in message) {
+    out.content = applyMarkdown ? message.rendered_content : message.content;
+    out.content_type = applyMarkdown ? "text/html" : "text/x-markdown";
+  }
+  const gravatar = (message.sender_avatar_source ?? "G") === "G";
+  const emailPublic = Number(message.sender_email_address_visibility ?? 0) === EMAIL_VISIBLE_TO_EVERYONE;
+  if (clientGravatar && gravatar && emailPublic && "sender_email_address_visibility" in message) out.avatar_url = null;
+  for (const key of MESSAGE_INTERNAL_KEYS) delete out[key];
+  return out;
+}
+
+function shapeMessage(event: Event, extra: Event | undefined, queue: QueueProfile, cache: ShapeCache): Event[] {
+  const variant = `${queue.applyMarkdown ? 1 : 0}${queue.clientGravatar ? 1 : 0}`;
+  let message = cache.get(variant);
+  if (!message) {
+    message = finalizeMessage(event.message as Event, queue.applyMarkdown, queue.clientGravatar);
+    cache.set(variant, message);
+  }
+  const out: Event = { type: "message", message, flags: [], ...extra };
+  if (event.sender_queue_id !== undefined && event.sender_queue_id === queue.queueId && event.local_id != null) {
+    out.local_message_id = event.local_id;
+  }
+  const flags = (out.flags as string[] | undefined) ?? [];
+  return messageMatchesNarrow(queue.narrow, message as unknown as NarrowedMessage, flags) ? [out] : [];
+}
+
+function shapePresence(event: Event, queue: QueueProfile): Event[] {
+  if (queue.capabilities.simplified_presence_events) return [{ type: "presence", presences: event.presences }];
+  const legacy: Event = { type: "presence", user_id: event.user_id };
+  if (!queue.slimPresence) legacy.email = event.email;
+  legacy.server_timestamp = event.server_timestamp;
+  legacy.presence = event.presence;
+  return [legacy];
+}
+
+/** The events (zero, one or several) a queue receives for one published event. */
+export function shapeForQueue(event: Event, extra: Event | undefined, queue: QueueProfile, cache: ShapeCache): Event[] {
+  const type = String(event.type);
+  const types = queue.eventTypes;
+  const caps = queue.capabilities;
+  if (types) {
+    if (!types.has(type)) return [];
+    if (type === "muted_topics" && types.has("user_topic")) return [];
+  }
+  switch (type) {
+    case "message":
+      return shapeMessage(event, extra, queue, cache);
+    case "presence":
+      return shapePresence(event, queue);
+    case "typing":
+      if ("stream_id" in event && !caps.stream_typing_notifications) return [];
+      break;
+    case "update_display_settings":
+    case "update_global_notifications":
+      if (caps.user_settings_object) return [];
+      break;
+    case "realm_linkifiers":
+      if (!caps.linkifier_url_template) return [];
+      break;
+    case "realm_user":
+      if ("inaccessible_user" in event) {
+        if (event.inaccessible_user && caps.user_list_incomplete) return [];
+        const { inaccessible_user: _, ...rest } = event;
+        return [{ ...rest, ...extra }];
+      }
+      break;
+    case "delete_message":
+      if (Array.isArray(event.message_ids) && !caps.bulk_message_deletion) {
+        const { message_ids, ...rest } = event;
+        return (message_ids as unknown[]).map((message_id) => ({ ...rest, message_id, ...extra }));
+      }
+      break;
+  }
+  return [extra ? { ...event, ...extra } : event];
+}

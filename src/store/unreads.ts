@@ -1,0 +1,40 @@
+import { sql } from "kysely";
+import type { Executor } from "./schema.js";
+import { MAX_UNREAD_MESSAGES, type UnreadRow } from "../domain/unreads.js";
+import { FLAG_BITS } from "../domain/message_flags.js";
+
+/** The highest message id the user has received, −1 if none. */
+export async function maxMessageIdForUser(db: Executor, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom("user_messages")
+    .select((eb) => eb.fn.max("message_id").as("max_id"))
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row?.max_id == null ? -1 : Number(row.max_id);
+}
+
+/** The user's unread messages, newest first, leaving out channels they have unsubscribed from. */
+export async function unreadRows(db: Executor, userId: number): Promise<UnreadRow[]> {
+  const unsubscribed = db
+    .selectFrom("subscriptions")
+    .select("stream_id")
+    .where("user_id", "=", userId)
+    .where("active", "=", 0);
+  const rows = await db
+    .selectFrom("user_messages")
+    .innerJoin("messages", "messages.id", "user_messages.message_id")
+    .select(["messages.id", "messages.stream_id", "messages.topic", "messages.dm_key", "user_messages.flags"])
+    .where("user_messages.user_id", "=", userId)
+    .where(sql<number>`(user_messages.flags & ${FLAG_BITS.read})`, "=", 0)
+    .where((eb) => eb.or([eb("messages.stream_id", "is", null), eb("messages.stream_id", "not in", unsubscribed)]))
+    .orderBy("messages.id", "desc")
+    .limit(MAX_UNREAD_MESSAGES)
+    .execute();
+  return rows.map((r) => ({ messageId: r.id, streamId: r.stream_id, topic: r.topic, dmKey: r.dm_key, flags: r.flags }));
+}
+
+/** Channels the user muted (the `is_muted` subscription setting). */
+export async function mutedStreamIds(db: Executor, userId: number): Promise<number[]> {
+  const subs = await db.selectFrom("subscriptions").select(["stream_id", "props"]).where("user_id", "=", userId).where("active", "=", 1).execute();
+  return subs.filter((s) => JSON.parse(s.props).is_muted === true).map((s) => s.stream_id);
+}
