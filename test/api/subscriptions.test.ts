@@ -122,7 +122,8 @@ describe("POST /users/me/subscriptions: existing channels", () => {
     const message = toMember2.event.message as Record<string, unknown>;
     assert.equal(message.sender_full_name, "Notification Bot");
     assert.equal(message.type, "private");
-    assert.equal(message.content, `<p>@_**Mel Member|${t.member.id}** subscribed you to #**general**.</p>`);
+    assert.equal(message.content, `@_**Mel Member|${t.member.id}** subscribed you to #**general**.`);
+    assert.match(message.rendered_content as string, /<span class="user-mention silent" data-user-id="\d+">Mel Member<\/span> subscribed you to <a class="stream"/);
     assert.deepEqual(toMember2.perUser!.get(t.member2.id), { flags: [] });
     const byEmail = await api(t.member).post("/users/me/subscriptions", { subscriptions: [{ name: "general" }], principals: [t.owner.email] });
     assert.equal(byEmail.body.result, "error", "real addresses are hidden; principals use the API email");
@@ -298,7 +299,8 @@ describe("POST /users/me/subscriptions: creating channels", () => {
     const announcement = log.of("message").find((n) => (n.event.message as Record<string, unknown>).display_recipient === "general")!;
     const m = announcement.event.message as Record<string, unknown>;
     assert.equal(m.subject, "new channels");
-    assert.equal(m.content, `<p>@_**Mel Member|${t.member.id}** created a new channel #**announced**.</p>`);
+    assert.equal(m.content, `@_**Mel Member|${t.member.id}** created a new channel #**announced**.`);
+    assert.match(m.rendered_content as string, /created a new channel <a class="stream" data-stream-id="\d+" href="[^"]*">#announced<\/a>/);
   });
 
   test("channel names are checked", async () => {
