@@ -1,6 +1,6 @@
 /**
  * The development organization: Zulip's `populate_db` test-suite data set (realm `zulip`,
- * "Zulip Dev") without messages. Every person can log in with DEV_PASSWORD; in development
+ * "Zulip Dev") with a short message history. Every person can log in with DEV_PASSWORD; in development
  * mode `dev_fetch_api_key` needs no password at all.
  */
 import type { AppContext } from "../context.js";
@@ -14,6 +14,7 @@ import { getRealm, type Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
 import { Role } from "../domain/roles.js";
 import { renderMarkdown } from "../markdown/render.js";
+import { seedDevMessages } from "./messages.js";
 
 /** The password of every person in the development organization. */
 export const DEV_PASSWORD = "zulipdev";
@@ -215,6 +216,7 @@ export async function createDevOrganizationInTx(tx: Tx, app: AppContext): Promis
 export async function seedDevOrganization(app: AppContext, steps: DevSeedStep[] = []): Promise<DevOrganization> {
   return runAction(app, async (tx) => {
     const org = await createDevOrganizationInTx(tx, app);
+    await seedDevMessages(tx, app, org);
     for (const step of steps) await step(tx, app, org);
     return org;
   });

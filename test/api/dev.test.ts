@@ -216,3 +216,18 @@ describe("startDevServer", () => {
     }
   });
 });
+
+describe("the development organization's message history", () => {
+  test("channel messages and direct messages are there, readable by their recipients", async () => {
+    const hamlet = await login("hamlet@zulip.com");
+    const verona = await hamlet.get("/messages", { anchor: "newest", num_before: 50, num_after: 0, narrow: [["channel", "Verona"]] });
+    assert.equal(verona.status, 200, JSON.stringify(verona.body));
+    assert.ok(verona.body.messages.length >= 4);
+    assert.ok(verona.body.messages.some((m: any) => m.flags.includes("mentioned")), "Cordelia mentions Hamlet");
+    const dms = await hamlet.get("/messages", { anchor: "newest", num_before: 50, num_after: 0, narrow: [["is", "dm"]] });
+    assert.equal(dms.body.messages.length, 3);
+    const polonius = await login("polonius@zulip.com");
+    const core = await polonius.get("/messages", { anchor: "newest", num_before: 50, num_after: 0, narrow: [["channel", "core team"]] });
+    assert.deepEqual(core.body.messages, [], "a guest outside the private channel reads nothing of it");
+  });
+});

@@ -33,6 +33,28 @@ describe("zulip-js", () => {
     assert.equal(wrong.config.apiKey, undefined);
   });
 
+  test("sends a channel message and reads it back", async () => {
+    const sent = await hamlet.messages.send({ to: "Verona", type: "stream", topic: "zulip-js", content: "Sent by **zulip-js**" });
+    assert.equal(sent.result, "success", JSON.stringify(sent));
+    const read = await hamlet.messages.retrieve({
+      anchor: "newest",
+      num_before: 5,
+      num_after: 0,
+      narrow: [
+        { operator: "stream", operand: "Verona" },
+        { operator: "topic", operand: "zulip-js" },
+      ],
+    });
+    assert.equal(read.result, "success", JSON.stringify(read));
+    const message = read.messages.find((m: { id: number }) => m.id === sent.id);
+    assert.ok(message, "the sent message is read back");
+    assert.equal(message.content, "<p>Sent by <strong>zulip-js</strong></p>");
+    assert.equal(message.sender_id, org.people.hamlet.id);
+    assert.equal(message.display_recipient, "Verona");
+    const rendered = await hamlet.messages.render("**hi**");
+    assert.equal(rendered.rendered, "<p><strong>hi</strong></p>");
+  });
+
   test("users.me.getProfile()", async () => {
     const me = await hamlet.users.me.getProfile();
     assert.equal(me.result, "success");
@@ -40,7 +62,12 @@ describe("zulip-js", () => {
     assert.equal(me.full_name, "King Hamlet");
     assert.equal(me.delivery_email, "hamlet@zulip.com");
     assert.equal(me.email, `user${org.people.hamlet.id}@zulipdev.com`);
-    assert.equal(me.max_message_id, -1);
+    const newest = await srv.app.db
+      .selectFrom("user_messages")
+      .select((eb) => eb.fn.max("message_id").as("id"))
+      .where("user_id", "=", org.people.hamlet.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(me.max_message_id, Number(newest.id));
     assert.equal(Object.keys(me.profile_data).length, 9);
   });
 
