@@ -193,6 +193,19 @@ async function notifyCreatedUser(tx: Tx, app: AppContext, events: PendingEvents,
   }
 }
 
+/** New users join the organization's default channels. */
+export async function subscribeToDefaultChannels(tx: Tx, realmId: number, userId: number): Promise<void> {
+  const defaults = await tx
+    .selectFrom("default_streams")
+    .innerJoin("streams", "streams.id", "default_streams.stream_id")
+    .select("streams.id")
+    .where("default_streams.realm_id", "=", realmId)
+    .where("streams.is_archived", "=", 0)
+    .orderBy("streams.id")
+    .execute();
+  for (const stream of defaults) await addSubscriptions(tx, stream.id, [userId]);
+}
+
 export interface NewHumanUser {
   email: string;
   fullName: string;
@@ -223,15 +236,7 @@ export async function doCreateUser(app: AppContext, realm: Realm, input: NewHuma
       role: input.role,
       password: input.password,
     });
-    const defaults = await tx
-      .selectFrom("default_streams")
-      .innerJoin("streams", "streams.id", "default_streams.stream_id")
-      .select("streams.id")
-      .where("default_streams.realm_id", "=", realm.id)
-      .where("streams.is_archived", "=", 0)
-      .orderBy("streams.id")
-      .execute();
-    for (const stream of defaults) await addSubscriptions(tx, stream.id, [user.id]);
+    await subscribeToDefaultChannels(tx, realm.id, user.id);
     await notifyCreatedUser(tx, app, events, realm, user);
     return user;
   });
