@@ -9,15 +9,15 @@ import {
   listRealmUsers,
   maxMessageIdForUser,
   setUserProp,
-  usersSharingWith,
   type UserRow,
 } from "../store/users.js";
 import { profileDataByUser } from "../store/custom_profile_fields.js";
+import { accessibleUserIds as accessibleUserIdsOf, canAccessAllUsers } from "../store/user_access.js";
 import { addSubscriptions } from "../store/subscriptions.js";
 import { badRequest } from "../http/errors.js";
 import { canSeeDeliveryEmail, emailVisibility, formatInaccessibleUser, formatUser, visibilityAllowsRole } from "../format/users.js";
 import { isValidEmail, nameKey, passwordStrongEnough, validateFullName } from "../domain/users.js";
-import { addGroupMembers, isUserInGroup, systemGroupIds } from "../store/groups.js";
+import { addGroupMembers, systemGroupIds } from "../store/groups.js";
 import { generateApiKey, hashPassword } from "../security/credentials.js";
 import { isFullMember, systemGroupForRole } from "../domain/system_groups.js";
 import { Role, isGuest } from "../domain/roles.js";
@@ -101,10 +101,8 @@ const noSuchUser = () => badRequest("No such user");
  * them out; undefined when the caller may see everyone. Bots are always visible.
  */
 export async function accessibleUserIds(app: AppContext, caller: Caller): Promise<Set<number> | undefined> {
-  if (!isGuest(caller.user.role)) return undefined;
-  const groupId = caller.realm.groupSettings.can_access_all_users_group;
-  if (await isUserInGroup(app.db, caller.realm.id, caller.user.id, groupId)) return undefined;
-  return usersSharingWith(app.db, caller.user.id);
+  if (await canAccessAllUsers(app.db, caller.realm, caller.user.id)) return undefined;
+  return accessibleUserIdsOf(app.db, caller.realm, caller.user.id);
 }
 
 const hiddenFrom = (accessible: Set<number> | undefined, user: UserRow) =>
