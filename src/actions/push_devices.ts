@@ -15,12 +15,16 @@ import {
 import {
   decodePushPublicKey,
   e2eeBouncerError,
+  e2eeMessagePayload,
   e2eeTestPayload,
   legacyBouncerError,
+  legacyMessagePayloads,
   legacyTestPayload,
   pushDeviceStatus,
+  pushesMessageTo,
   registrationErrorCode,
   validatePushToken,
+  type PushedMessage,
   type PushRealmFacts,
 } from "../domain/push.js";
 import {
@@ -45,7 +49,7 @@ import {
   type PushDeviceRow,
 } from "../store/push_devices.js";
 import type { Executor } from "../store/schema.js";
-import type { Realm } from "../store/realms.js";
+import { getRealm, type Realm } from "../store/realms.js";
 import { runAction, type PendingEvents } from "./run.js";
 
 export function pushRealmFacts(app: AppContext, realm: Realm): PushRealmFacts {
@@ -219,20 +223,69 @@ export async function doSendE2eeTestNotification(app: AppContext, caller: Caller
   if (!devices.length) throw noActivePushDevice();
   const bouncer = configuredPushBouncer(app.config);
   if (!bouncer) throw adminActionRequired();
-  const plaintext = new TextEncoder().encode(
-    JSON.stringify(e2eeTestPayload(pushRealmFacts(app, caller.realm), caller.user.id, app.clock.now())),
+  const payload = e2eeTestPayload(pushRealmFacts(app, caller.realm), caller.user.id, app.clock.now());
+  const gone = await askBouncer(
+    () => sendSealed(app, bouncer, caller.realm.id, caller.user.id, devices, payload),
+    (e) => e2eeBouncerError(e.failure),
   );
+  if (devices.every((d) => gone.has(d.bouncer_device_id!))) throw noActivePushDevice();
+}
+
+/**
+ * Seals the payload for each active device, hands them to the bouncer, and drops the devices the
+ * bouncer no longer knows. Returns their bouncer ids.
+ */
+async function sendSealed(
+  app: AppContext,
+  bouncer: PushBouncer,
+  realmId: number,
+  userId: number,
+  devices: readonly PushDeviceRow[],
+  payload: Record<string, unknown>,
+): Promise<Set<string>> {
+  const plaintext = new TextEncoder().encode(JSON.stringify(payload));
   const encrypted = Object.fromEntries(
     devices.map((d) => [d.bouncer_device_id!, Buffer.from(seal(plaintext, decodePushPublicKey(d.push_public_key))).toString("base64")]),
   );
-  const realmUuid = await pushUuid(app.db, "realm", caller.realm.id);
-  const { deleteDeviceIds } = await askBouncer(
-    () => bouncer.notifyE2ee(realmUuid, encrypted),
-    (e) => e2eeBouncerError(e.failure),
-  );
-  await deletePushDevicesByBouncerId(app.db, caller.user.id, deleteDeviceIds);
-  const gone = new Set(deleteDeviceIds);
-  if (devices.every((d) => gone.has(d.bouncer_device_id!))) throw noActivePushDevice();
+  const { deleteDeviceIds } = await bouncer.notifyE2ee(await pushUuid(app.db, "realm", realmId), encrypted);
+  await deletePushDevicesByBouncerId(app.db, userId, deleteDeviceIds);
+  return new Set(deleteDeviceIds);
+}
+
+/**
+ * Pushes new direct messages and mentions to the recipients' phones once they are committed:
+ * sealed for each E2EE device, and as legacy payloads when the user has legacy tokens. Runs in
+ * the background; a failure is logged for that user and never reaches the sender.
+ */
+export function startMessagePushNotifications(app: AppContext): () => void {
+  return app.bus.subscribe((notice) => {
+    if (notice.event.type !== "message") return;
+    const message = notice.event.message as PushedMessage;
+    const targets = notice.userIds.filter((id) => {
+      const flags = (notice.perUser?.get(id)?.flags as string[] | undefined) ?? [];
+      return pushesMessageTo(message, id, flags);
+    });
+    if (!targets.length || !configuredPushBouncer(app.config)) return;
+    startBackground(app, "message push notifications", async () => {
+      for (const userId of targets) await pushMessageTo(app, notice.realmId, userId, message);
+    });
+  });
+}
+
+async function pushMessageTo(app: AppContext, realmId: number, userId: number, message: PushedMessage): Promise<void> {
+  const bouncer = configuredPushBouncer(app.config);
+  const realm = await getRealm(app.db, realmId);
+  if (!bouncer || !realm) return;
+  const facts = pushRealmFacts(app, realm);
+  const devices = (await listPushDevices(app.db, userId)).filter((d) => d.bouncer_device_id !== null);
+  const tokens = await listPushTokens(app.db, userId);
+  try {
+    if (devices.length) await sendSealed(app, bouncer, realmId, userId, devices, e2eeMessagePayload(facts, userId, message));
+    if (tokens.length) await bouncer.notify(await pushIdentity(app.db, realmId, userId), legacyMessagePayloads(facts, userId, message));
+  } catch (err) {
+    if (!(err instanceof BouncerError)) throw err;
+    app.log.warn({ failure: err.failure, user_id: userId, message_id: message.id }, "push: message notification not delivered");
+  }
 }
 
 /** The `push_devices` section of POST /register: each E2EE device by push account id. */

@@ -147,3 +147,110 @@ export function legacyTestPayload(realm: PushRealmFacts, userId: number): Record
 export function e2eeTestPayload(realm: PushRealmFacts, userId: number, now: number): Record<string, unknown> {
   return { realm_name: realm.name, realm_url: realm.url, time: Math.floor(now), type: "test", user_id: userId };
 }
+
+/** The part of a `message` event a push notification is made from. */
+export interface PushedMessage {
+  id: number;
+  sender_id: number;
+  sender_full_name: string;
+  sender_email: string;
+  avatar_url: string | null;
+  type: "stream" | "private";
+  stream_id?: number;
+  display_recipient: string | { id: number }[];
+  subject: string;
+  content: string;
+  timestamp: number;
+}
+
+/**
+ * Whether a new message is pushed to a recipient's phones: direct messages and personal or group
+ * mentions, unless it is the recipient's own or already read.
+ */
+export function pushesMessageTo(message: Pick<PushedMessage, "sender_id" | "type">, userId: number, flags: readonly string[]): boolean {
+  if (userId === message.sender_id || flags.includes("read")) return false;
+  return message.type === "private" || flags.includes("mentioned");
+}
+
+/** Zulip shows at most 200 characters of a message in a notification. */
+export const PUSH_CONTENT_LIMIT = 200;
+
+function pushContent(content: string): { content: string; truncated: boolean } {
+  const chars = [...content];
+  if (chars.length <= PUSH_CONTENT_LIMIT) return { content, truncated: false };
+  return { content: chars.slice(0, PUSH_CONTENT_LIMIT - 1).join("") + "…", truncated: true };
+}
+
+function absoluteUrl(realm: PushRealmFacts, url: string | null): string | null {
+  return url === null ? null : new URL(url, realm.url).toString();
+}
+
+/** A group direct message lists every participant, sorted; a one-on-one one does not. */
+function groupDmUsers(message: PushedMessage): string | undefined {
+  if (message.type !== "private" || typeof message.display_recipient === "string") return undefined;
+  const ids = message.display_recipient.map((u) => u.id).sort((a, b) => a - b);
+  return ids.length > 2 ? ids.join(",") : undefined;
+}
+
+/** The plaintext of an end-to-end encrypted message notification (api_docs/mobile-notifications.md). */
+export function e2eeMessagePayload(realm: PushRealmFacts, userId: number, message: PushedMessage): Record<string, unknown> {
+  const pmUsers = groupDmUsers(message);
+  const where =
+    message.type === "stream"
+      ? { channel_id: message.stream_id, channel_name: message.display_recipient, topic: message.subject, recipient_type: "channel" }
+      : { ...(pmUsers === undefined ? {} : { pm_users: pmUsers }), recipient_type: "direct" };
+  return {
+    ...where,
+    content: pushContent(message.content).content,
+    message_id: message.id,
+    realm_name: realm.name,
+    realm_url: realm.url,
+    sender_avatar_url: absoluteUrl(realm, message.avatar_url),
+    sender_full_name: message.sender_full_name,
+    sender_id: message.sender_id,
+    time: message.timestamp,
+    type: "message",
+    user_id: userId,
+  };
+}
+
+/** Legacy (unencrypted) notification payloads for APNs and FCM, as Zulip's bouncer expects them. */
+export function legacyMessagePayloads(
+  realm: PushRealmFacts,
+  userId: number,
+  message: PushedMessage,
+): { apns: Record<string, unknown>; gcm: Record<string, unknown> } {
+  const pmUsers = groupDmUsers(message);
+  const where =
+    message.type === "stream"
+      ? { recipient_type: "stream", stream: message.display_recipient, stream_id: message.stream_id, topic: message.subject }
+      : { recipient_type: "private", ...(pmUsers === undefined ? {} : { pm_users: pmUsers }) };
+  const common = {
+    ...basePushPayload(realm, userId),
+    sender_id: message.sender_id,
+    sender_email: message.sender_email,
+    time: message.timestamp,
+    ...where,
+  };
+  const { content, truncated } = pushContent(message.content);
+  const title =
+    message.type === "stream" ? `#${String(message.display_recipient)} > ${message.subject}` : message.sender_full_name;
+  const subtitle = message.type === "stream" || pmUsers !== undefined ? `${message.sender_full_name}:` : "";
+  return {
+    apns: {
+      alert: { title, subtitle, body: content },
+      sound: "default",
+      badge: 0,
+      custom: { zulip: { ...common, message_ids: [message.id] } },
+    },
+    gcm: {
+      ...common,
+      event: "message",
+      zulip_message_id: message.id,
+      content,
+      content_truncated: truncated,
+      sender_full_name: message.sender_full_name,
+      sender_avatar_url: absoluteUrl(realm, message.avatar_url),
+    },
+  };
+}

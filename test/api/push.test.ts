@@ -57,6 +57,7 @@ before(async () => {
   o = await createTestRealm(srv.app, "other");
 });
 after(async () => {
+  await backgroundSettled(srv.app);
   await srv.close();
   await bouncer.close();
 });
@@ -641,5 +642,105 @@ describe("POST /mobile_push/e2ee/test_notification", () => {
     useBouncer(false);
     const key = "Push notification configuration issue on server, contact the server administrator or retry later.";
     assertError(await test_notify(t.member), 403, key, "ADMIN_ACTION_REQUIRED");
+  });
+});
+
+describe("push notifications for new messages", () => {
+  let phone: ReturnType<typeof newDevice>;
+  let senderPhone: ReturnType<typeof newDevice>;
+
+  const send = async (u: TestUser, params: Record<string, ParamValue>) => {
+    const r = await post(u, "/messages", params);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    await backgroundSettled(srv.app);
+    return r.body.id as number;
+  };
+  const sealedFor = (device: ReturnType<typeof newDevice>) =>
+    bouncer.to("push/e2ee/notify").map((r) => {
+      const [sealed] = Object.values(r.body.device_id_to_encrypted_data) as string[];
+      const plain = openSealed(Buffer.from(sealed, "base64"), device.keys.publicKey, device.keys.secretKey);
+      return plain && JSON.parse(Buffer.from(plain).toString("utf8"));
+    });
+
+  before(async () => {
+    useBouncer(true);
+    await post(t.owner, "/users/me/subscriptions", { subscriptions: [{ name: "push test" }], principals: [t.member.id, t.member2.id] });
+  });
+
+  beforeEach(async () => {
+    useBouncer(true);
+    phone = newDevice(31);
+    senderPhone = newDevice(32);
+    assertSuccess(await register(t.member2, phone.params));
+    assertSuccess(await register(t.member, senderPhone.params));
+    assertSuccess(await post(t.member2, "/users/me/android_gcm_reg_id", { token: FCM }));
+    await backgroundSettled(srv.app);
+    bouncer.reset();
+  });
+
+  test("a direct message reaches the recipient's devices, sealed and as legacy payloads, not the sender's", async () => {
+    const id = await send(t.member, { type: "direct", to: [t.member2.id], content: "Hello **there**" });
+    const [payload] = sealedFor(phone);
+    assert.equal(bouncer.to("push/e2ee/notify").length, 1);
+    const member = await srv.app.db.selectFrom("users").select(["full_name"]).where("id", "=", t.member.id).executeTakeFirstOrThrow();
+    assert.deepEqual({ ...payload, time: 0, sender_avatar_url: "" }, {
+      content: "Hello **there**",
+      message_id: id,
+      realm_name: t.realm.name,
+      realm_url: srv.app.config.externalUrl,
+      recipient_type: "direct",
+      sender_avatar_url: "",
+      sender_full_name: member.full_name,
+      sender_id: t.member.id,
+      time: 0,
+      type: "message",
+      user_id: t.member2.id,
+    });
+    assert.match(payload.sender_avatar_url, /^https?:\/\//);
+    const [legacy] = bouncer.to("push/notify");
+    assert.equal(bouncer.to("push/notify").length, 1);
+    assert.equal(legacy.body.user_id, t.member2.id);
+    assert.deepEqual(legacy.body.gcm_options, { priority: "high" });
+    assert.equal(legacy.body.gcm_payload.event, "message");
+    assert.equal(legacy.body.gcm_payload.realm_name, t.realm.name);
+    assert.equal(legacy.body.gcm_payload.zulip_message_id, id);
+    assert.equal(legacy.body.gcm_payload.recipient_type, "private");
+    assert.deepEqual(legacy.body.apns_payload.alert, { title: member.full_name, subtitle: "", body: "Hello **there**" });
+    assert.deepEqual(legacy.body.apns_payload.custom.zulip.message_ids, [id]);
+  });
+
+  test("a group direct message lists its participants", async () => {
+    await send(t.member, { type: "direct", to: [t.member2.id, t.owner.id], content: "all of us" });
+    const [payload] = sealedFor(phone);
+    assert.equal(payload.pm_users, [t.owner.id, t.member.id, t.member2.id].sort((a, b) => a - b).join(","));
+  });
+
+  test("channel messages are pushed only to those mentioned, with the channel and topic", async () => {
+    await send(t.member, { type: "stream", to: "push test", topic: "quiet", content: "no one in particular" });
+    assert.equal(bouncer.requests.length, 0);
+    await send(t.member, { type: "stream", to: "push test", topic: "loud", content: "@**Max Member** look" });
+    const [payload] = sealedFor(phone);
+    assert.equal(bouncer.to("push/e2ee/notify").length, 1);
+    assert.equal(payload.recipient_type, "channel");
+    assert.equal(payload.channel_name, "push test");
+    assert.equal(payload.topic, "loud");
+    assert.equal(typeof payload.channel_id, "number");
+  });
+
+  test("long content is cut to 200 characters", async () => {
+    await send(t.member, { type: "direct", to: [t.member2.id], content: "x".repeat(300) });
+    const [payload] = sealedFor(phone);
+    assert.equal(payload.content, "x".repeat(199) + "…");
+    assert.equal(bouncer.to("push/notify")[0].body.gcm_payload.content_truncated, true);
+  });
+
+  test("a failing bouncer does not affect sending; without one nothing is attempted", async () => {
+    bouncer.answer("push/e2ee/notify", { status: 500, raw: "" });
+    bouncer.answer("push/notify", "hang");
+    await send(t.member, { type: "direct", to: [t.member2.id], content: "still sent" });
+    useBouncer(false);
+    bouncer.reset();
+    await send(t.member, { type: "direct", to: [t.member2.id], content: "nothing pushed" });
+    assert.equal(bouncer.requests.length, 0);
   });
 });

@@ -9,8 +9,12 @@ import {
   e2eeBouncerError,
   e2eeTestPayload,
   legacyBouncerError,
+  legacyMessagePayloads,
   legacyTestPayload,
   pushDeviceStatus,
+  pushesMessageTo,
+  e2eeMessagePayload,
+  type PushedMessage,
   registrationErrorCode,
   validatePushToken,
 } from "../../src/domain/push.js";
@@ -189,5 +193,69 @@ describe("sealed boxes", () => {
     // Opening by hand with the nonce rule proves the layout, not just the round trip.
     const nonce = blake2b(Uint8Array.from([...epk, ...recipient.publicKey]), { dkLen: 24 });
     assert.deepEqual(nacl.box.open(sealed.subarray(32), nonce, epk, recipient.secretKey), new Uint8Array([1, 2, 3]));
+  });
+});
+
+describe("message notifications", () => {
+  const realm = { id: 3, name: "Zulip Dev", url: "https://chat.example.com", host: "chat.example.com" };
+  const dm: PushedMessage = {
+    id: 45,
+    sender_id: 6,
+    sender_full_name: "Aaron",
+    sender_email: "aaron@example.com",
+    avatar_url: "/avatar/6",
+    type: "private",
+    display_recipient: [{ id: 10 }, { id: 6 }],
+    subject: "",
+    content: "hi",
+    timestamp: 1754385290,
+  };
+  const channel: PushedMessage = { ...dm, type: "stream", stream_id: 10, display_recipient: "Denmark", subject: "test" };
+
+  test("direct messages and mentions are pushed, unless read or one's own", () => {
+    assert.equal(pushesMessageTo(dm, 10, []), true);
+    assert.equal(pushesMessageTo(dm, 10, ["read"]), false);
+    assert.equal(pushesMessageTo(dm, 6, []), false);
+    assert.equal(pushesMessageTo(channel, 10, []), false);
+    assert.equal(pushesMessageTo(channel, 10, ["has_alert_word"]), false);
+    assert.equal(pushesMessageTo(channel, 10, ["stream_wildcard_mentioned", "wildcard_mentioned"]), false);
+    assert.equal(pushesMessageTo(channel, 10, ["mentioned"]), true);
+    assert.equal(pushesMessageTo(channel, 10, ["mentioned", "read"]), false);
+  });
+
+  test("the E2EE plaintext follows Zulip's documented shapes", () => {
+    assert.deepEqual(e2eeMessagePayload(realm, 10, dm), {
+      content: "hi",
+      message_id: 45,
+      realm_name: "Zulip Dev",
+      realm_url: "https://chat.example.com",
+      recipient_type: "direct",
+      sender_avatar_url: "https://chat.example.com/avatar/6",
+      sender_full_name: "Aaron",
+      sender_id: 6,
+      time: 1754385290,
+      type: "message",
+      user_id: 10,
+    });
+    const group = e2eeMessagePayload(realm, 10, { ...dm, display_recipient: [{ id: 15 }, { id: 6 }, { id: 12 }, { id: 10 }] });
+    assert.equal(group.pm_users, "6,10,12,15");
+    const inChannel = e2eeMessagePayload(realm, 10, channel);
+    assert.deepEqual(
+      [inChannel.channel_id, inChannel.channel_name, inChannel.topic, inChannel.recipient_type],
+      [10, "Denmark", "test", "channel"],
+    );
+    assert.equal(e2eeMessagePayload(realm, 10, { ...dm, content: "é".repeat(201) }).content, "é".repeat(199) + "…");
+  });
+
+  test("legacy payloads carry the base payload and name the conversation", () => {
+    const { apns, gcm } = legacyMessagePayloads(realm, 10, channel);
+    assert.deepEqual(apns.alert, { title: "#Denmark > test", subtitle: "Aaron:", body: "hi" });
+    assert.equal((apns.custom as any).zulip.realm_name, "Zulip Dev");
+    assert.deepEqual((apns.custom as any).zulip.message_ids, [45]);
+    assert.equal(gcm.event, "message");
+    assert.equal(gcm.realm_name, "Zulip Dev");
+    assert.deepEqual([gcm.recipient_type, gcm.stream, gcm.stream_id, gcm.topic], ["stream", "Denmark", 10, "test"]);
+    assert.equal(gcm.content_truncated, false);
+    assert.deepEqual(legacyMessagePayloads(realm, 10, dm).apns.alert, { title: "Aaron", subtitle: "", body: "hi" });
   });
 });
