@@ -5,6 +5,7 @@ import { openDatabase } from "./store/db.js";
 import { EventBus } from "./events/bus.js";
 import { EventQueues } from "./events/queues.js";
 import { buildServer, createLogger } from "./app.js";
+import { startMessagePushNotifications } from "./actions/push_devices.js";
 
 export interface Running {
   app: AppContext;
@@ -41,9 +42,11 @@ export async function openAppContext(
     clock,
     eventQueues,
   };
+  const stopPushNotifications = startMessagePushNotifications(app);
   return {
     app,
     async close() {
+      stopPushNotifications();
       eventQueues.close();
       await database.close();
     },

@@ -225,6 +225,36 @@ export interface PresenceSequenceTable {
   last_update_id: number;
 }
 
+export interface PushDeviceTokenTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  /** 1 = APNs, 2 = FCM. */
+  kind: number;
+  token: string;
+  ios_app_id: string | null;
+  date_created: number;
+}
+
+export interface PushDeviceTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  /** Decimal text of a 64-bit integer. */
+  push_account_id: string;
+  token_kind: string;
+  push_public_key: string;
+  bouncer_device_id: string | null;
+  error_code: string | null;
+  date_created: number;
+}
+
+export interface PushUuidTable {
+  owner_kind: string;
+  owner_id: number;
+  uuid: string;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -246,6 +276,9 @@ export interface DB {
   alert_words: AlertWordTable;
   user_presence: UserPresenceTable;
   presence_sequences: PresenceSequenceTable;
+  push_device_tokens: PushDeviceTokenTable;
+  push_devices: PushDeviceTable;
+  push_uuids: PushUuidTable;
 }
 
 export type Db = Kysely<DB>;
