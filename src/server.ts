@@ -5,6 +5,7 @@ import { openDatabase } from "./store/db.js";
 import { EventBus } from "./events/bus.js";
 import { EventQueues } from "./events/queues.js";
 import { buildServer, createLogger } from "./app.js";
+import { createEmailSender } from "./outbound/email.js";
 
 export interface Running {
   app: AppContext;
@@ -32,14 +33,16 @@ export async function openAppContext(
   const bus = new EventBus();
   const eventQueues = new EventQueues({ clock, timers: opts.timers ?? systemTimers, timings: config.eventQueue });
   eventQueues.start(bus);
+  const log = createLogger(config.logLevel);
   const app: AppContext = {
     db: database.db,
     dialect: database.dialect,
     config,
     bus,
-    log: createLogger(config.logLevel),
+    log,
     clock,
     eventQueues,
+    mailer: createEmailSender(config, log),
   };
   return {
     app,

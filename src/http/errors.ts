@@ -71,3 +71,18 @@ export const badNarrow = (description: string) =>
 /** An event queue that does not exist, has expired, or belongs to someone else. */
 export const badEventQueueId = (queueId: string) =>
   new ZulipError(`Bad event queue ID: ${queueId}`, "BAD_EVENT_QUEUE_ID", 400, { queue_id: queueId });
+
+export type InvitationErrorEntry = [email: string, reason: string, deactivated: boolean];
+
+/** Zulip's InvitationError: none or only some of the invitations went out. */
+export const invitationFailed = (
+  msg: string,
+  errors: InvitationErrorEntry[],
+  opts: { sentInvitations: boolean; dailyLimitReached?: boolean; licenseLimitReached?: boolean },
+) =>
+  new ZulipError(msg, "INVITATION_FAILED", 400, {
+    errors,
+    sent_invitations: opts.sentInvitations,
+    license_limit_reached: opts.licenseLimitReached ?? false,
+    daily_limit_reached: opts.dailyLimitReached ?? false,
+  });
