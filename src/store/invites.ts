@@ -41,7 +41,7 @@ export async function pendingEmailInvites(db: Executor, realmId: number, now: nu
     .where("realm_id", "=", realmId)
     .where("status", "=", INVITE_STATUS.ACTIVE)
     .where("referred_by_id", "is not", null)
-    .where((eb) => eb.or([eb("expiry_date", "is", null), eb("expiry_date", ">=", now)]));
+    .where((eb) => eb.or([eb("expiry_date", "is", null), eb("expiry_date", ">=", Math.ceil(now))]));
   if (referredBy !== undefined) q = q.where("referred_by_id", "=", referredBy);
   return q.orderBy("id").execute();
 }
@@ -53,7 +53,7 @@ export async function activeMultiuseInvites(db: Executor, realmId: number, now: 
     .selectAll()
     .where("realm_id", "=", realmId)
     .where("status", "!=", INVITE_STATUS.REVOKED)
-    .where((eb) => eb.or([eb("expiry_date", "is", null), eb("expiry_date", ">=", now)]));
+    .where((eb) => eb.or([eb("expiry_date", "is", null), eb("expiry_date", ">=", Math.ceil(now))]));
   if (referredBy !== undefined) q = q.where("referred_by_id", "=", referredBy);
   return q.orderBy("id").execute();
 }
@@ -105,7 +105,7 @@ export async function inviteEmailsSentSince(db: Executor, realmId: number, since
     .selectFrom("invite_emails_sent")
     .select((eb) => eb.fn.countAll().as("n"))
     .where("realm_id", "=", realmId)
-    .where("sent_at", ">", since)
+    .where("sent_at", ">", Math.floor(since))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
