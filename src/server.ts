@@ -6,6 +6,7 @@ import { EventBus } from "./events/bus.js";
 import { EventQueues } from "./events/queues.js";
 import { buildServer, createLogger } from "./app.js";
 import { startMessagePushNotifications } from "./actions/push_devices.js";
+import { createEmailSender } from "./outbound/email.js";
 
 export interface Running {
   app: AppContext;
@@ -33,14 +34,16 @@ export async function openAppContext(
   const bus = new EventBus();
   const eventQueues = new EventQueues({ clock, timers: opts.timers ?? systemTimers, timings: config.eventQueue });
   eventQueues.start(bus);
+  const log = createLogger(config.logLevel);
   const app: AppContext = {
     db: database.db,
     dialect: database.dialect,
     config,
     bus,
-    log: createLogger(config.logLevel),
+    log,
     clock,
     eventQueues,
+    mailer: createEmailSender(config, log),
   };
   const stopPushNotifications = startMessagePushNotifications(app);
   return {

@@ -166,7 +166,7 @@ export async function ownUserForApi(app: AppContext, caller: Caller) {
  * Sends `realm_user` add: the real address only to those allowed to see it, and only a
  * placeholder to guests when the organization limits what guests see.
  */
-async function notifyCreatedUser(tx: Tx, app: AppContext, events: PendingEvents, realm: Realm, user: UserRow): Promise<void> {
+export async function notifyCreatedUser(tx: Tx, app: AppContext, events: PendingEvents, realm: Realm, user: UserRow): Promise<void> {
   const everyone = (await systemGroupIds(tx, realm.id)).get("role:everyone");
   const restricted = realm.groupSettings.can_access_all_users_group !== everyone;
   const recipients = await activeRealmUsers(tx, realm.id);
@@ -211,23 +211,28 @@ export interface NewHumanUser {
   role: number;
 }
 
+/** Zulip's checks on a new person's name, address and password, in its order; returns the name to store. */
+export async function checkNewHumanUser(tx: Tx, realm: Realm, input: NewHumanUser): Promise<string> {
+  const fullName = validateFullName(input.fullName);
+  if (realm.props.require_unique_names) {
+    const names = await tx.selectFrom("users").select("full_name").where("realm_id", "=", realm.id).execute();
+    if (names.some((n) => nameKey(n.full_name) === nameKey(fullName))) {
+      throw badRequest("Unique names required in this organization.");
+    }
+  }
+  if (!isValidEmail(input.email)) throw badRequest("Bad name or username");
+  if (await getUserByDeliveryEmail(tx, realm.id, input.email)) throw badRequest(`Email '${input.email}' already in use`);
+  if (input.password !== undefined && !passwordStrongEnough(input.password)) throw badRequest("The password is too weak.");
+  return fullName;
+}
+
 /**
  * Creates a person (not a bot) with Zulip's checks in Zulip's order, subscribes them to the
  * organization's default channels and announces them to everyone.
  */
 export async function doCreateUser(app: AppContext, realm: Realm, input: NewHumanUser): Promise<UserRow> {
   return runAction(app, async (tx, events) => {
-    const fullName = validateFullName(input.fullName);
-    if (realm.props.require_unique_names) {
-      const names = await tx.selectFrom("users").select("full_name").where("realm_id", "=", realm.id).execute();
-      if (names.some((n) => nameKey(n.full_name) === nameKey(fullName))) {
-        throw badRequest("Unique names required in this organization.");
-      }
-    }
-    if (!isValidEmail(input.email)) throw badRequest("Bad name or username");
-    if (await getUserByDeliveryEmail(tx, realm.id, input.email)) throw badRequest(`Email '${input.email}' already in use`);
-    if (input.password !== undefined && !passwordStrongEnough(input.password)) throw badRequest("The password is too weak.");
-
+    const fullName = await checkNewHumanUser(tx, realm, input);
     const user = await createUserInTx(tx, app, realm, {
       email: input.email,
       fullName,

@@ -93,3 +93,17 @@ export const internalServerErrorOnBouncer = () =>
     "INTERNAL_SERVER_ERROR_ON_BOUNCER",
     502,
   );
+export type InvitationErrorEntry = [email: string, reason: string, deactivated: boolean];
+
+/** Zulip's InvitationError: none or only some of the invitations went out. */
+export const invitationFailed = (
+  msg: string,
+  errors: InvitationErrorEntry[],
+  opts: { sentInvitations: boolean; dailyLimitReached?: boolean; licenseLimitReached?: boolean },
+) =>
+  new ZulipError(msg, "INVITATION_FAILED", 400, {
+    errors,
+    sent_invitations: opts.sentInvitations,
+    license_limit_reached: opts.licenseLimitReached ?? false,
+    daily_limit_reached: opts.dailyLimitReached ?? false,
+  });

@@ -12,6 +12,8 @@ import { renderRoutes } from "./render.js";
 import { eventRoutes } from "./events.js";
 import { presenceRoutes } from "./presence.js";
 import { pushRoutes } from "./push.js";
+import { inviteRoutes } from "./invites.js";
+import { onboardingRoutes } from "./onboarding.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -28,4 +30,6 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...eventRoutes,
   ...presenceRoutes,
   ...pushRoutes,
+  ...inviteRoutes,
+  ...onboardingRoutes,
 ];
