@@ -4,7 +4,7 @@
  */
 import { Atomic, El } from "./engine/tree.js";
 import { codeEscape, USER_MENTION_RE, GROUP_MENTION_RE, BEFORE_MENTION } from "./engine/blocks.js";
-import { regexPattern, type InlinePattern, type InlineProcessor, type InlineResult } from "./engine/inline.js";
+import { overlapsPlaceholder, regexPattern, type InlinePattern, type InlineProcessor, type InlineResult } from "./engine/inline.js";
 import { relativeToRealm, sanitizeUrl, WEB_LINK_RE } from "./links.js";
 import { compileLinkifier, type CompiledLinkifier, type Linkifier } from "./linkifiers.js";
 import { renderTex } from "./tex.js";
@@ -386,13 +386,17 @@ function buildPatterns(env: PatternEnv): InlinePattern<any>[] {
     true,
   );
 
+  // A linkifier never links text that other syntax has already turned into something else:
+  // a pattern that can match placeholders would otherwise link its own output forever.
   const linkifiers: InlinePattern<any>[] = lookups.linkifiers.map((l) => ({
     legacy: false,
+    resumeAfterMatch: true,
     find: (data: string, from: number) => {
       const found = l.find(data, from);
       return found && { ...found, start: found.start, end: found.matchEnd };
     },
-    handle: (f: { start: number; end: number; text: string; url: string }) => {
+    handle: (f: { start: number; end: number; text: string; url: string }, data: string) => {
+      if (overlapsPlaceholder(data, f.start, f.start + f.text.length)) return null;
       const a = linkElement(ctx, f.url, f.text);
       if (!a) return null;
       return { node: a, start: f.start, end: f.start + f.text.length };
