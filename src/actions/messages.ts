@@ -21,6 +21,7 @@ import { isUserInGroup, recursiveMemberIds, systemGroupIds } from "../store/grou
 import { badRequest, streamDoesNotExistById, streamDoesNotExistByName } from "../http/errors.js";
 import { renderMarkdown } from "../markdown/render.js";
 import { renderContextFor } from "../markdown/context.js";
+import { listLinkifiers } from "../store/linkifiers.js";
 import { FLAG_BITS, flagsForApi } from "../domain/message_flags.js";
 import { realmAlertWordMatcher } from "./alert_words.js";
 import { LIMITS } from "../domain/limits.js";
@@ -107,7 +108,7 @@ export async function sendMessageInTx(
   content: string,
   opts: SendOptions,
 ): Promise<number> {
-  const rendered = renderMarkdown(content, await renderContextFor(app, realm, sender, [], tx));
+  const rendered = renderMarkdown(content, await renderContextFor(app, realm, sender, await listLinkifiers(tx, realm.id), tx));
   let recipientId: number;
   let recipientUserIds: number[];
   let dmKey: string | null = null;

@@ -93,3 +93,7 @@ export const internalServerErrorOnBouncer = () =>
     "INTERNAL_SERVER_ERROR_ON_BOUNCER",
     502,
   );
+
+/** Zulip's ValidationFailureError: the first message, and every message by field in `errors`. */
+export const validationFailure = (errors: Record<string, string[]>) =>
+  badRequest(Object.values(errors)[0][0], { errors });
