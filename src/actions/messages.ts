@@ -64,7 +64,7 @@ export function normalizeContent(raw: string): string {
     : body;
 }
 
-/** Users, channel names and realm needed to show these messages. */
+/** Users, channel names, linkifiers and realm needed to show these messages. */
 export async function messageContext(db: Executor, realm: Realm, messages: readonly MessageRow[]): Promise<MessageContext> {
   const userIds = new Set<number>();
   const streamIds = new Set<number>();
@@ -81,6 +81,7 @@ export async function messageContext(db: Executor, realm: Realm, messages: reado
     realmStringId: realm.string_id,
     users: new Map(users.map((u) => [u.id, u])),
     streamNames: new Map(streams.map((s) => [s.id, s.name])),
+    linkifiers: streamIds.size ? await listLinkifiers(db, realm.id) : [],
   };
 }
 

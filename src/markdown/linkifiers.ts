@@ -32,8 +32,11 @@ export interface LinkifierMatch {
 }
 
 export interface CompiledLinkifier {
-  /** The first match at or after `from`, with its expanded URL. */
-  find(data: string, from: number): (LinkifierMatch & { matchEnd: number }) | null;
+  /**
+   * The first match at or after `from`, with its expanded URL; `matchStart` and `matchEnd` are
+   * the bounds of the whole match, delimiters included.
+   */
+  find(data: string, from: number): (LinkifierMatch & { matchStart: number; matchEnd: number }) | null;
 }
 
 /** Compiles a linkifier; null if the pattern or template is unusable (it then matches nothing). */
@@ -58,12 +61,25 @@ export function compileLinkifier(linkifier: Linkifier): CompiledLinkifier | null
       return {
         start: m.start(ACTUAL),
         end: m.end(ACTUAL),
+        matchStart: m.start(0),
         matchEnd: m.end(0),
         text: m.group(ACTUAL) ?? "",
         url: template.expand(values),
       };
     },
   };
+}
+
+const compiledCache = new Map<string, CompiledLinkifier | null>();
+
+/** `compileLinkifier`, remembering recent results: organizations keep their linkifiers a while. */
+export function cachedLinkifier(l: Linkifier): CompiledLinkifier | null {
+  const key = `${l.pattern}\u0000${l.url_template}`;
+  if (!compiledCache.has(key)) {
+    if (compiledCache.size > 1000) compiledCache.clear();
+    compiledCache.set(key, compileLinkifier(l));
+  }
+  return compiledCache.get(key)!;
 }
 
 /**

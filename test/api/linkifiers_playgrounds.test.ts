@@ -372,6 +372,23 @@ describe("rendering", () => {
     assert.equal(await render(t.member, "fixed in #224"), "<p>fixed in #224</p>");
   });
 
+  test("channel messages carry the links of their topic, by the organization's current linkifiers", async () => {
+    await api(t.member).post("/users/me/subscriptions", { subscriptions: [{ name: "general" }] });
+    await added(t.admin, TRAC);
+    const log = new EventLog(srv);
+    const sent = await api(t.member).post("/messages", { type: "stream", to: "general", topic: "#444 https://google.com", content: "x" });
+    const expected = [
+      { url: "https://trac.example.com/ticket/444", text: "#444" },
+      { url: "https://google.com", text: "https://google.com" },
+    ];
+    const event = log.stop().find((n) => n.event.type === "message")!.event as { message: { topic_links: unknown } };
+    assert.deepEqual(event.message.topic_links, expected);
+    const fetch = async () => (await api(t.member).get("/messages", { anchor: sent.body.id, num_before: 0, num_after: 0 })).body.messages[0];
+    assert.deepEqual((await fetch()).topic_links, expected);
+    await remove(t.admin, (await listed(t.admin))[0].id);
+    assert.deepEqual((await fetch()).topic_links, [{ url: "https://google.com", text: "https://google.com" }]);
+  });
+
   test("a linkifier with a pathological pattern cannot stall the server", async () => {
     // Catastrophic backtracking for a backtracking engine, and (for the second) a pattern that
     // matches its own output; both must finish, for a message of the longest allowed length.

@@ -142,5 +142,7 @@ describe("URI templates", () => {
     assert.equal(expand("{&b}"), "&b=1%2F2");
     assert.equal(expand("{a:1}"), "x");
     assert.deepEqual(UriTemplate.parse("x{a}{+b}")!.variables(), ["a", "b"]);
+    // Literals keep reserved characters and %-escapes; a lone "%" is escaped.
+    assert.equal(UriTemplate.parse("https://x.com/A%20Test/%%%ba/{a}")!.expand(v), "https://x.com/A%20Test/%25%25%ba/x%20y");
   });
 });
