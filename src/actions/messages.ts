@@ -21,6 +21,7 @@ import { isUserInGroup, recursiveMemberIds, systemGroupIds } from "../store/grou
 import { badRequest, streamDoesNotExistById, streamDoesNotExistByName } from "../http/errors.js";
 import { renderMarkdown } from "../markdown/render.js";
 import { renderContextFor } from "../markdown/context.js";
+import { listLinkifiers } from "../store/linkifiers.js";
 import { FLAG_BITS, flagsForApi } from "../domain/message_flags.js";
 import { realmAlertWordMatcher } from "./alert_words.js";
 import { LIMITS } from "../domain/limits.js";
@@ -63,7 +64,7 @@ export function normalizeContent(raw: string): string {
     : body;
 }
 
-/** Users, channel names and realm needed to show these messages. */
+/** Users, channel names, linkifiers and realm needed to show these messages. */
 export async function messageContext(db: Executor, realm: Realm, messages: readonly MessageRow[]): Promise<MessageContext> {
   const userIds = new Set<number>();
   const streamIds = new Set<number>();
@@ -80,6 +81,7 @@ export async function messageContext(db: Executor, realm: Realm, messages: reado
     realmStringId: realm.string_id,
     users: new Map(users.map((u) => [u.id, u])),
     streamNames: new Map(streams.map((s) => [s.id, s.name])),
+    linkifiers: streamIds.size ? await listLinkifiers(db, realm.id) : [],
   };
 }
 
@@ -107,7 +109,7 @@ export async function sendMessageInTx(
   content: string,
   opts: SendOptions,
 ): Promise<number> {
-  const rendered = renderMarkdown(content, await renderContextFor(app, realm, sender, [], tx));
+  const rendered = renderMarkdown(content, await renderContextFor(app, realm, sender, tx));
   let recipientId: number;
   let recipientUserIds: number[];
   let dmKey: string | null = null;

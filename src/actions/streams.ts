@@ -58,7 +58,7 @@ export async function createStreamInTx(
       realm_id: realm.id,
       name: input.name,
       description,
-      rendered_description: renderMarkdown(description, await renderContextFor(app, realm, creator, [], tx)).html,
+      rendered_description: renderMarkdown(description, await renderContextFor(app, realm, creator, tx)).html,
       invite_only: inviteOnly ? 1 : 0,
       is_web_public: input.isWebPublic ? 1 : 0,
       history_public_to_subscribers: (input.historyPublicToSubscribers ?? !inviteOnly) ? 1 : 0,

@@ -10,6 +10,7 @@ import { createUserInTx } from "../actions/users.js";
 import { createStreamInTx } from "../actions/streams.js";
 import { createUserGroupInTx } from "../actions/user_groups.js";
 import { addSubscriptions } from "../store/subscriptions.js";
+import { insertLinkifier } from "../store/linkifiers.js";
 import { getRealm, type Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
 import { Role } from "../domain/roles.js";
@@ -82,6 +83,13 @@ const PROFILE_FIELDS = [
   { name: "GitHub", type: 7, hint: "Enter your GitHub username", data: JSON.stringify({ subtype: "github" }) },
   { name: "Pronouns", type: 8, hint: "What pronouns should people use to refer to you?", data: "" },
 ] as const;
+
+/** Links to pull requests of Zulip's GitHub repositories. */
+const LINKIFIERS = [
+  { pattern: "#D(?P<id>[0-9]{2,8})", urlTemplate: "https://github.com/zulip/zulip-desktop/pull/{id}" },
+  { pattern: "zulip-mobile#(?P<id>[0-9]{2,8})", urlTemplate: "https://github.com/zulip/zulip-mobile/pull/{id}" },
+  { pattern: "zulip-(?P<repo>[a-zA-Z-_0-9]+)#(?P<id>[0-9]{2,8})", urlTemplate: "https://github.com/zulip/{repo}/pull/{id}" },
+];
 
 export interface DevOrganization {
   realm: Realm;
@@ -209,6 +217,7 @@ export async function createDevOrganizationInTx(tx: Tx, app: AppContext): Promis
     creatorId: people.cordelia.id,
   });
   await addProfileFields(tx, realm, people);
+  for (const l of LINKIFIERS) await insertLinkifier(tx, realm.id, l.pattern, l.urlTemplate);
   return { realm, people, bots, channels, hamletCharactersGroupId };
 }
 

@@ -4,11 +4,15 @@ import type { UserRow } from "../store/users.js";
 import { displayTopic } from "../domain/topics.js";
 import { EMAIL_ADDRESS_VISIBILITY } from "../domain/realm_settings.js";
 import { gravatarUrl, userProps } from "./users.js";
+import { topicLinks } from "../markdown/topic_links.js";
+import type { Linkifier } from "../markdown/linkifiers.js";
 
 export interface MessageContext {
   realmStringId: string;
   users: Map<number, UserRow>;
   streamNames: Map<number, string>;
+  /** The organization's linkifiers, in order, for `topic_links`. */
+  linkifiers?: readonly Linkifier[];
 }
 
 export interface MessageFormatOptions {
@@ -47,7 +51,7 @@ export function formatMessage(m: MessageRow, ctx: MessageContext, opts: MessageF
     display_recipient: displayRecipient,
     recipient_id: m.recipient_id,
     subject: isStream ? displayTopic(m.topic, opts.allowEmptyTopicName) : "",
-    topic_links: [],
+    topic_links: topicLinks(m.topic, ctx.linkifiers ?? []),
     is_me_message: /^\/me\s/.test(m.content),
     reactions: [],
     submessages: [],

@@ -107,3 +107,7 @@ export const invitationFailed = (
     license_limit_reached: opts.licenseLimitReached ?? false,
     daily_limit_reached: opts.dailyLimitReached ?? false,
   });
+
+/** Zulip's ValidationFailureError: the first message, and every message by field in `errors`. */
+export const validationFailure = (errors: Record<string, string[]>) =>
+  badRequest(Object.values(errors)[0][0], { errors });

@@ -3,6 +3,7 @@
  * can be linked, custom emoji, linkifiers, settings. Rendering itself is synchronous and pure;
  * `loadRenderContext` fetches this data from the database beforehand.
  */
+import { listLinkifiers } from "../store/linkifiers.js";
 import type { AppContext } from "../context.js";
 import type { Executor } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
@@ -114,13 +115,12 @@ export async function loadRenderContext(
 
 /**
  * The context for rendering what `sender` writes in `realm` (the sender's `translate_emoticons`
- * applies). Linkifiers are the organization's, in order.
+ * applies), with the organization's linkifiers in order.
  */
 export async function renderContextFor(
   app: AppContext,
   realm: Realm,
   sender: UserRow | null,
-  linkifiers: Linkifier[] = [],
   db: Executor = app.db,
 ): Promise<RenderContext> {
   const { camoUrl, camoKey, externalUrl } = app.config;
@@ -131,7 +131,7 @@ export async function renderContextFor(
     {
       realmUrl: externalUrl.replace(/\/+$/, ""),
       camo: camoUrl && camoKey ? { url: camoUrl, key: camoKey } : undefined,
-      linkifiers,
+      linkifiers: await listLinkifiers(db, realm.id),
       inlineImagePreview: realm.props.inline_image_preview !== false,
       emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME,
     },

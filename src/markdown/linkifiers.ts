@@ -32,12 +32,16 @@ export interface LinkifierMatch {
 }
 
 export interface CompiledLinkifier {
-  /** The first match at or after `from`, with its expanded URL. */
-  find(data: string, from: number): (LinkifierMatch & { matchEnd: number }) | null;
+  /**
+   * The first match at or after `from`, with its expanded URL; `matchStart` and `matchEnd` are
+   * the bounds of the whole match, delimiters included.
+   */
+  find(data: string, from: number): (LinkifierMatch & { matchStart: number; matchEnd: number }) | null;
 }
 
 /** Compiles a linkifier; null if the pattern or template is unusable (it then matches nothing). */
 export function compileLinkifier(linkifier: Linkifier): CompiledLinkifier | null {
+  if (linkifierPatternError(linkifier.pattern) !== null) return null;
   let re: RE2JS;
   try {
     re = RE2JS.compile(prepareLinkifierPattern(linkifier.pattern));
@@ -57,6 +61,7 @@ export function compileLinkifier(linkifier: Linkifier): CompiledLinkifier | null
       return {
         start: m.start(ACTUAL),
         end: m.end(ACTUAL),
+        matchStart: m.start(0),
         matchEnd: m.end(0),
         text: m.group(ACTUAL) ?? "",
         url: template.expand(values),
@@ -65,37 +70,78 @@ export function compileLinkifier(linkifier: Linkifier): CompiledLinkifier | null
   };
 }
 
+const compiledCache = new Map<string, CompiledLinkifier | null>();
+
+/** `compileLinkifier`, remembering recent results: organizations keep their linkifiers a while. */
+export function cachedLinkifier(l: Linkifier): CompiledLinkifier | null {
+  const key = `${l.pattern}\u0000${l.url_template}`;
+  if (!compiledCache.has(key)) {
+    if (compiledCache.size > 1000) compiledCache.clear();
+    compiledCache.set(key, compileLinkifier(l));
+  }
+  return compiledCache.get(key)!;
+}
+
+/**
+ * re2js reports errors in the words of Go's regexp/syntax; Zulip reports RE2's (C++). Where the
+ * two name the same failure differently, RE2's text is used.
+ */
 const RE2_MESSAGES: [RegExp, string][] = [
   [/^missing closing \)/, "missing )"],
   [/^unexpected \)/, "unexpected )"],
   [/^missing closing \]/, "missing ]"],
   [/^invalid nested repetition operator/, "bad repetition operator"],
-  [/^invalid repeat count/, "bad repetition operator"],
+  [/^invalid repeat count/, "invalid repetition size"],
   [/^missing argument to repetition operator/, "no argument for repetition operator"],
+  [/^trailing backslash/, "trailing \\"],
   [/^invalid escape sequence/, "invalid escape sequence"],
   [/^invalid character class range/, "invalid character class range"],
   [/^invalid character class/, "invalid character class"],
   [/^invalid named capture/, "invalid named capture group"],
   [/^duplicate capture group name/, "duplicate capture group name"],
-  [/^invalid or unsupported Perl syntax/, "invalid or unsupported Perl syntax"],
+  [/^invalid or unsupported Perl syntax/, "invalid perl operator"],
   [/^invalid UTF-8/, "invalid UTF-8"],
 ];
 
+/** RE2's text when a program exceeds its memory budget. */
+const TOO_LARGE = "pattern too large - compile failed";
+
 /**
- * Why a linkifier pattern is not valid RE2, in the words of RE2 itself (as Zulip reports it:
+ * The largest program (in instructions) a linkifier pattern may compile to. Matching costs up to
+ * one step per instruction per character of text, for every linkifier and every message; this
+ * keeps one linkifier's pass over the longest message to a few milliseconds. RE2 itself allows
+ * larger programs; patterns people write for linkifiers compile to a few dozen instructions.
+ */
+export const MAX_LINKIFIER_PROGRAM_SIZE = 2000;
+
+function goErrorToRe2(message: string): string {
+  const m = /^error parsing regexp: (.*?)(?:: `(.*)`)?$/s.exec(message);
+  const what = m ? m[1] : message;
+  const arg = m?.[2];
+  if (/^expression (?:too large|nests too deeply)/.test(what)) return TOO_LARGE;
+  // Go takes `(?<=` for a malformed group name; RE2 refuses look-behind as a Perl operator.
+  if (arg !== undefined && /^\(\?<[=!]/.test(arg)) return `invalid perl operator: ${arg.slice(0, 4)}`;
+  const known = RE2_MESSAGES.find(([re]) => re.test(what));
+  const text = known ? known[1] : what;
+  return arg === undefined ? text : `${text}: ${arg}`;
+}
+
+/**
+ * Why a linkifier pattern is not usable, in the words of RE2 itself (as Zulip reports it:
  * "missing ): (foo"); null when the pattern compiles.
  */
 export function linkifierPatternError(pattern: string): string | null {
+  let re: RE2JS;
   try {
-    RE2JS.compile(pattern);
-    return null;
+    re = RE2JS.compile(pattern);
   } catch (e) {
     if (!(e instanceof RE2JSException)) throw e;
-    const m = /^error parsing regexp: (.*?)(?:: `(.*)`)?$/s.exec(e.message);
-    const what = m ? m[1] : e.message;
-    const arg = m?.[2];
-    const known = RE2_MESSAGES.find(([re]) => re.test(what));
-    const text = known ? known[1] : what;
-    return arg === undefined ? text : `${text}: ${arg}`;
+    return goErrorToRe2(e.message);
   }
+  return re.programSize() > MAX_LINKIFIER_PROGRAM_SIZE ? TOO_LARGE : null;
+}
+
+/** The names of a valid pattern's named groups. */
+export function linkifierPatternGroups(pattern: string): string[] {
+  return Object.keys(RE2JS.compile(pattern).namedGroups());
 }

@@ -4,9 +4,9 @@
  */
 import { Atomic, El } from "./engine/tree.js";
 import { codeEscape, USER_MENTION_RE, GROUP_MENTION_RE, BEFORE_MENTION } from "./engine/blocks.js";
-import { regexPattern, type InlinePattern, type InlineProcessor, type InlineResult } from "./engine/inline.js";
+import { overlapsPlaceholder, regexPattern, type InlinePattern, type InlineProcessor, type InlineResult } from "./engine/inline.js";
 import { relativeToRealm, sanitizeUrl, WEB_LINK_RE } from "./links.js";
-import { compileLinkifier, type CompiledLinkifier, type Linkifier } from "./linkifiers.js";
+import { cachedLinkifier, type CompiledLinkifier } from "./linkifiers.js";
 import { renderTex } from "./tex.js";
 import { parseTimestamp } from "./timestamp.js";
 import {
@@ -45,17 +45,6 @@ export interface Lookups {
 
 const lookupCache = new WeakMap<RenderContext, Lookups>();
 const patternCache = new WeakMap<RenderContext, { env: PatternEnv; patterns: InlinePattern<any>[] }>();
-const linkifierCache = new Map<string, CompiledLinkifier | null>();
-
-function compiled(l: Linkifier): CompiledLinkifier | null {
-  const key = `${l.pattern}\u0000${l.url_template}`;
-  if (!linkifierCache.has(key)) {
-    if (linkifierCache.size > 1000) linkifierCache.clear();
-    linkifierCache.set(key, compileLinkifier(l));
-  }
-  return linkifierCache.get(key)!;
-}
-
 export function lookupsFor(ctx: RenderContext): Lookups {
   let l = lookupCache.get(ctx);
   if (!l) {
@@ -64,7 +53,7 @@ export function lookupsFor(ctx: RenderContext): Lookups {
       usersById: new Map((ctx.users ?? []).map((u) => [u.id, u])),
       groupsByName: new Map((ctx.groups ?? []).map((g) => [g.name.toLowerCase(), g])),
       channelsByName: new Map((ctx.channels ?? []).map((c) => [c.name, c])),
-      linkifiers: (ctx.linkifiers ?? []).map(compiled).filter((c): c is CompiledLinkifier => c !== null),
+      linkifiers: (ctx.linkifiers ?? []).map(cachedLinkifier).filter((c): c is CompiledLinkifier => c !== null),
     };
     lookupCache.set(ctx, l);
   }
@@ -386,13 +375,17 @@ function buildPatterns(env: PatternEnv): InlinePattern<any>[] {
     true,
   );
 
+  // A linkifier never links text that other syntax has already turned into something else:
+  // a pattern that can match placeholders would otherwise link its own output forever.
   const linkifiers: InlinePattern<any>[] = lookups.linkifiers.map((l) => ({
     legacy: false,
+    resumeAfterMatch: true,
     find: (data: string, from: number) => {
       const found = l.find(data, from);
       return found && { ...found, start: found.start, end: found.matchEnd };
     },
-    handle: (f: { start: number; end: number; text: string; url: string }) => {
+    handle: (f: { start: number; end: number; text: string; url: string }, data: string) => {
+      if (overlapsPlaceholder(data, f.start, f.start + f.text.length)) return null;
       const a = linkElement(ctx, f.url, f.text);
       if (!a) return null;
       return { node: a, start: f.start, end: f.start + f.text.length };

@@ -56,7 +56,8 @@ export class UriTemplate {
   expand(values: Record<string, string | undefined>): string {
     return this.parts
       .map((part) => {
-        if (typeof part === "string") return part;
+        // Literals keep reserved characters and %-escapes; anything else is escaped (a lone "%").
+        if (typeof part === "string") return encode(part, true);
         const op = OPERATORS[part.op];
         const pieces: string[] = [];
         for (const v of part.vars) {

@@ -14,6 +14,7 @@ import { presenceRoutes } from "./presence.js";
 import { pushRoutes } from "./push.js";
 import { inviteRoutes } from "./invites.js";
 import { onboardingRoutes } from "./onboarding.js";
+import { linkifierRoutes } from "./linkifiers.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -32,4 +33,5 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...pushRoutes,
   ...inviteRoutes,
   ...onboardingRoutes,
+  ...linkifierRoutes,
 ];

@@ -211,6 +211,22 @@ export interface AlertWordTable {
   word: string;
 }
 
+export interface RealmLinkifierTable {
+  id: Generated<number>;
+  realm_id: number;
+  pattern: string;
+  url_template: string;
+  order: number;
+}
+
+export interface RealmPlaygroundTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  pygments_language: string;
+  url_template: string;
+}
+
 export interface UserPresenceTable {
   user_id: number;
   realm_id: number;
@@ -322,6 +338,8 @@ export interface DB {
   drafts: DraftTable;
   saved_snippets: SavedSnippetTable;
   alert_words: AlertWordTable;
+  realm_linkifiers: RealmLinkifierTable;
+  realm_playgrounds: RealmPlaygroundTable;
   user_presence: UserPresenceTable;
   presence_sequences: PresenceSequenceTable;
   push_device_tokens: PushDeviceTokenTable;

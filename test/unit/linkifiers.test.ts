@@ -1,7 +1,7 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { renderMarkdown, type RenderContext } from "../../src/markdown/render.js";
-import { linkifierPatternError } from "../../src/markdown/linkifiers.js";
+import { linkifierPatternError, linkifierPatternGroups } from "../../src/markdown/linkifiers.js";
 import { UriTemplate } from "../../src/markdown/uri_template.js";
 
 const withLinkifiers = (...linkifiers: RenderContext["linkifiers"] & object): RenderContext => ({
@@ -63,6 +63,26 @@ describe("linkifiers", () => {
     assert.equal(out, `<p>${message}</p>`);
     assert.ok(ms < 3000, `took ${ms} ms`);
   });
+
+  test("a pattern that could match placeholders links plain text only, and terminates", () => {
+    const anything = { pattern: "(?P<x>\\S+)", url_template: "https://x.com/{x}" };
+    assert.equal(
+      renderMarkdown("a `b` :c: d", withLinkifiers(anything)).html,
+      '<p><a href="https://x.com/a">a</a> <code>b</code> :<a href="https://x.com/c%3A">c:</a> <a href="https://x.com/d">d</a></p>',
+    );
+    const digits = { pattern: "(?P<n>[0-9]+)", url_template: "https://x.com/{n}" };
+    assert.equal(
+      renderMarkdown("**b** 12", withLinkifiers(digits)).html,
+      '<p><strong>b</strong> <a href="https://x.com/12">12</a></p>',
+    );
+    const rest = { pattern: "(?P<x>.+)", url_template: "https://x.com/{x}" };
+    assert.equal(renderMarkdown("a b", withLinkifiers(rest)).html, '<p><a href="https://x.com/a%20b">a b</a></p>');
+  });
+
+  test("every match of a long message is linked", () => {
+    const out = renderMarkdown("#12 ".repeat(2500).trim(), withLinkifiers(trac)).html;
+    assert.equal(out.match(/<a href="https:\/\/trac.example.com\/ticket\/12">#12<\/a>/g)?.length, 2500);
+  });
 });
 
 describe("linkifier pattern errors", () => {
@@ -72,7 +92,31 @@ describe("linkifier pattern errors", () => {
   test("errors are reported in RE2's words", () => {
     assert.equal(linkifierPatternError("(foo"), "missing ): (foo");
     assert.equal(linkifierPatternError("ZUL-(?P<id>\\d????)"), "bad repetition operator: ????");
-    assert.ok(linkifierPatternError("(?<=x)y"));
+    assert.equal(linkifierPatternError("a{2,1}"), "invalid repetition size: {2,1}");
+    assert.equal(linkifierPatternError("*a"), "no argument for repetition operator: *");
+    assert.equal(linkifierPatternError("a\\"), "trailing \\");
+    assert.equal(linkifierPatternError("[a"), "missing ]: [a");
+    assert.equal(linkifierPatternError("a)"), "unexpected ): a)");
+    assert.equal(linkifierPatternError("a\\8"), "invalid escape sequence: \\8");
+    assert.equal(linkifierPatternError("[z-a]"), "invalid character class range: z-a");
+    assert.equal(linkifierPatternError("(?P<n"), "invalid named capture group: (?P<n");
+  });
+  test("look-around and other Perl operators RE2 lacks", () => {
+    assert.equal(linkifierPatternError("(?<=x)y"), "invalid perl operator: (?<=");
+    assert.equal(linkifierPatternError("(?<!x)y"), "invalid perl operator: (?<!");
+    assert.equal(linkifierPatternError("x(?=y)"), "invalid perl operator: (?=");
+    assert.equal(linkifierPatternError("x(?!y)"), "invalid perl operator: (?!");
+  });
+  test("patterns that compile to too large a program are refused as RE2 refuses them", () => {
+    assert.equal(linkifierPatternError(".{999}"), null);
+    assert.equal(linkifierPatternError(".{999}.{999}.{99}"), "pattern too large - compile failed");
+    assert.equal(linkifierPatternError("(".repeat(2000) + ")".repeat(2000)), "pattern too large - compile failed");
+    assert.equal(linkifierPatternGroups("(?P<org>[a-z]+)/(?P<repo>[a-z]+)#(?P<id>[0-9]+)").sort().join(), "id,org,repo");
+  });
+  test("a stored pattern that is now refused matches nothing", () => {
+    const big = { pattern: "(?P<x>a{999}b{999}c{99})", url_template: "https://x.com/{x}" };
+    const text = "a".repeat(999) + "b".repeat(999) + "c".repeat(99);
+    assert.equal(renderMarkdown(text, withLinkifiers(big)).html, `<p>${text}</p>`);
   });
 });
 
@@ -98,5 +142,7 @@ describe("URI templates", () => {
     assert.equal(expand("{&b}"), "&b=1%2F2");
     assert.equal(expand("{a:1}"), "x");
     assert.deepEqual(UriTemplate.parse("x{a}{+b}")!.variables(), ["a", "b"]);
+    // Literals keep reserved characters and %-escapes; a lone "%" is escaped.
+    assert.equal(UriTemplate.parse("https://x.com/A%20Test/%%%ba/{a}")!.expand(v), "https://x.com/A%20Test/%25%25%ba/x%20y");
   });
 });

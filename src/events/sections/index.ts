@@ -9,3 +9,4 @@ import "./channels.js";
 import "./user_groups.js";
 import "./personal.js";
 import "./push_devices.js";
+import "./linkifiers.js";

@@ -27,6 +27,12 @@ export interface InlinePattern<M extends Found = Found> {
   /** The first match starting at or after `from`. */
   find(data: string, from: number): M | null;
   handle(m: M, data: string): InlineResult | null;
+  /**
+   * After a replacement, search on after the new placeholder rather than from the start of the
+   * text. For a pattern that never matches across placeholders this finds the same matches, in
+   * linear rather than quadratic time.
+   */
+  resumeAfterMatch?: boolean;
 }
 
 export interface RegexFound extends Found {
@@ -55,6 +61,13 @@ const STX = "\u0002";
 const ETX = "\u0003";
 const PREFIX = `${STX}klzzwxh:`;
 const PLACEHOLDER_RE = new RegExp(`${PREFIX}([0-9]+)${ETX}`, "y");
+
+/** Whether `data[start, end)` overlaps a placeholder, i.e. is not plain text. */
+export function overlapsPlaceholder(data: string, start: number, end: number): boolean {
+  const slice = data.slice(start, end);
+  if (slice.includes(STX) || slice.includes(ETX)) return true;
+  return data.lastIndexOf(STX, start - 1) > data.lastIndexOf(ETX, start - 1);
+}
 
 export class InlineProcessor {
   private stashed: (El | string)[] = [];
@@ -118,7 +131,9 @@ export class InlineProcessor {
         if (child.tail !== null && textOf(child.tail)) child.tail = this.handleInline(child.tail, patternIndex);
       }
     }
-    return [data.slice(0, start) + this.stash(node) + data.slice(end), true, 0];
+    const placeholder = this.stash(node);
+    const resumeAt = pattern.resumeAfterMatch ? start + placeholder.length : 0;
+    return [data.slice(0, start) + placeholder + data.slice(end), true, resumeAt];
   }
 
   private processElementText(node: El, subnode: El, isText: boolean): void {
