@@ -11,6 +11,8 @@ import { userGroupRoutes } from "./user_groups.js";
 import { renderRoutes } from "./render.js";
 import { eventRoutes } from "./events.js";
 import { presenceRoutes } from "./presence.js";
+import { channelAdminRoutes } from "./channel_admin.js";
+import { messageEditRoutes } from "./message_edit.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -26,4 +28,6 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...renderRoutes,
   ...eventRoutes,
   ...presenceRoutes,
+  ...channelAdminRoutes,
+  ...messageEditRoutes,
 ];
