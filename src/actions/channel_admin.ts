@@ -36,7 +36,7 @@ import { normalizeForRealm, resolveGroupSettingValue } from "./group_settings.js
 import { groupSettingValueForApi } from "../format/group_setting.js";
 import { renderMarkdown } from "../markdown/render.js";
 import { renderContextFor } from "../markdown/context.js";
-import { accessStreamById } from "./streams.js";
+import { accessStreamById, checkChannelFolderId } from "./streams.js";
 import { channelEventUserIds, channelFacts, userFacts } from "./channel_context.js";
 import {
   sendChannelNotice,
@@ -70,7 +70,23 @@ async function accessForAdministration(tx: Tx, user: UserRow, streamId: number):
   return { stream, subscribed, facts };
 }
 
+/** Everything one channel change needs besides the channel. */
+interface ChangeContext {
+  tx: Tx;
+  app: AppContext;
+  events: PendingEvents;
+  realm: Realm;
+  actor: UserRow;
+  facts: UserFacts;
+}
+
 const reload = async (tx: Tx, stream: StreamRow) => (await getStream(tx, stream.realm_id, stream.id))!;
+
+/** Users who receive the channel's events, as it is now. */
+const audienceOf = (c: ChangeContext, stream: StreamRow) => channelEventUserIds(c.tx, c.realm, stream);
+
+const notice = (c: ChangeContext, stream: StreamRow, content: string, markReadFor: readonly number[] = []) =>
+  sendChannelNotice(c.tx, c.app, c.events, c.realm, stream.id, content, markReadFor);
 
 const privacyOf = (s: StreamRow): ChannelPrivacy => ({
   inviteOnly: s.invite_only === 1,
@@ -85,10 +101,7 @@ const difference = (a: readonly number[], b: readonly number[]) => {
 
 /** What a change of who can see a channel tells people: the channel to those who newly see it, its removal to those who no longer do. */
 async function announceVisibilityChange(
-  tx: Tx,
-  app: AppContext,
-  events: PendingEvents,
-  realm: Realm,
+  { tx, app, events, realm }: ChangeContext,
   stream: StreamRow,
   before: number[],
   after: number[],
@@ -146,7 +159,8 @@ export async function updateChannel(app: AppContext, actor: UserRow, streamId: n
         throw badRequest("Insufficient permission");
       }
     }
-    if (privacyGiven) stream = await changePrivacy(tx, app, events, realm, actor, stream, proposed);
+    const c: ChangeContext = { tx, app, events, realm, actor, facts };
+    if (privacyGiven) stream = await changePrivacy(c, stream, proposed);
 
     if (req.isDefaultStream !== undefined) {
       if (!isAdmin(actor.role)) throw adminRequired();
@@ -154,32 +168,25 @@ export async function updateChannel(app: AppContext, actor: UserRow, streamId: n
     }
     if (req.messageRetentionDays !== undefined) {
       if (actor.role !== 100) throw ownerRequired();
-      stream = await changeRetention(tx, app, events, realm, actor, stream, checkedRetentionDays(req.messageRetentionDays));
+      stream = await changeRetention(c, stream, checkedRetentionDays(req.messageRetentionDays));
     }
-    if (req.isArchived === false) stream = await unarchive(tx, app, events, realm, stream);
-    if (req.topicsPolicy !== undefined) stream = await changeTopicsPolicy(tx, events, realm, facts, stream, req.topicsPolicy);
-    if (req.description !== undefined) stream = await changeDescription(tx, app, events, realm, actor, stream, req.description);
-    if (req.newName !== undefined) stream = await rename(tx, app, events, realm, actor, stream, req.newName);
-    if (req.folderId !== undefined) stream = await changeFolder(tx, events, realm, stream, req.folderId);
+    if (req.isArchived === false) stream = await unarchive(c, stream);
+    if (req.topicsPolicy !== undefined) stream = await changeTopicsPolicy(c, stream, req.topicsPolicy);
+    if (req.description !== undefined) stream = await changeDescription(c, stream, req.description);
+    if (req.newName !== undefined) stream = await rename(c, stream, req.newName);
+    if (req.folderId !== undefined) stream = await changeFolder(c, stream, req.folderId);
     for (const setting of CHANNEL_SETTINGS_IN_MODEL_ORDER) {
       const change = req.groupSettings[setting];
       if (change === undefined) continue;
-      stream = await changeGroupSetting(tx, app, events, realm, actor, facts, stream, setting, change);
+      stream = await changeGroupSetting(c, stream, setting, change);
     }
     return {};
   });
 }
 
-async function changePrivacy(
-  tx: Tx,
-  app: AppContext,
-  events: PendingEvents,
-  realm: Realm,
-  actor: UserRow,
-  stream: StreamRow,
-  proposed: ChannelPrivacy,
-): Promise<StreamRow> {
-  const before = await channelEventUserIds(tx, realm, stream);
+async function changePrivacy(c: ChangeContext, stream: StreamRow, proposed: ChannelPrivacy): Promise<StreamRow> {
+  const { tx, events, realm } = c;
+  const before = await audienceOf(c, stream);
   await tx
     .updateTable("streams")
     .set({
@@ -190,8 +197,8 @@ async function changePrivacy(
     .where("id", "=", stream.id)
     .execute();
   const updated = await reload(tx, stream);
-  const after = await channelEventUserIds(tx, realm, updated);
-  const informed = await announceVisibilityChange(tx, app, events, realm, updated, before, after);
+  const after = await audienceOf(c, updated);
+  const informed = await announceVisibilityChange(c, updated, before, after);
   sendStreamUpdate(events, realm, updated, "invite_only", proposed.inviteOnly, informed, {
     history_public_to_subscribers: proposed.historyPublicToSubscribers,
     is_web_public: proposed.isWebPublic,
@@ -199,13 +206,10 @@ async function changePrivacy(
   const oldPolicy = permissionPolicyName(privacyOf(stream));
   const newPolicy = permissionPolicyName(proposed);
   if (oldPolicy !== newPolicy) {
-    await sendChannelNotice(
-      tx,
-      app,
-      events,
-      realm,
-      stream.id,
-      `${silentMention(actor)} changed the [access permissions](/help/channel-permissions) for this channel from **${oldPolicy}** to **${newPolicy}**.`,
+    await notice(
+      c,
+      stream,
+      `${silentMention(c.actor)} changed the [access permissions](/help/channel-permissions) for this channel from **${oldPolicy}** to **${newPolicy}**.`,
     );
   }
   return updated;
@@ -223,18 +227,11 @@ async function setDefault(tx: Tx, events: PendingEvents, realm: Realm, stream: S
   await sendDefaultStreams(tx, events, realm);
 }
 
-async function changeRetention(
-  tx: Tx,
-  app: AppContext,
-  events: PendingEvents,
-  realm: Realm,
-  actor: UserRow,
-  stream: StreamRow,
-  days: number | null,
-): Promise<StreamRow> {
+async function changeRetention(c: ChangeContext, stream: StreamRow, days: number | null): Promise<StreamRow> {
+  const { tx, events, realm } = c;
   await tx.updateTable("streams").set({ message_retention_days: days }).where("id", "=", stream.id).execute();
   const updated = await reload(tx, stream);
-  sendStreamUpdate(events, realm, updated, "message_retention_days", days, await channelEventUserIds(tx, realm, updated));
+  sendStreamUpdate(events, realm, updated, "message_retention_days", days, await audienceOf(c, updated));
   // The organization's default stands in for "realm_default" on either side.
   const oldDays = stream.message_retention_days ?? realm.props.message_retention_days;
   const newDays = days ?? realm.props.message_retention_days;
@@ -242,13 +239,10 @@ async function changeRetention(
     newDays === -1
       ? "Messages in this channel will now be retained forever."
       : `Messages in this channel will now be automatically deleted ${newDays} days after they are sent.`;
-  await sendChannelNotice(
-    tx,
-    app,
-    events,
-    realm,
-    stream.id,
-    `${silentMention(actor)} has changed the [message retention period](/help/message-retention-policy) for this channel:\n` +
+  await notice(
+    c,
+    stream,
+    `${silentMention(c.actor)} has changed the [message retention period](/help/message-retention-policy) for this channel:\n` +
       `* **Old retention period**: ${retentionPeriodText(oldDays)}\n` +
       `* **New retention period**: ${retentionPeriodText(newDays)}\n\n${summary}`,
   );
@@ -256,7 +250,8 @@ async function changeRetention(
 }
 
 /** Unarchiving: the channel comes back as it was, unless it was both private and web-public. */
-async function unarchive(tx: Tx, app: AppContext, events: PendingEvents, realm: Realm, stream: StreamRow): Promise<StreamRow> {
+async function unarchive(c: ChangeContext, stream: StreamRow): Promise<StreamRow> {
+  const { tx, app, events, realm } = c;
   if (stream.is_archived !== 1) throw badRequest("Channel is not currently deactivated");
   if (stream.invite_only === 1 && !(await subscriberIds(tx, stream.id)).length) {
     throw badRequest("Channel is private and have no subscribers");
@@ -267,21 +262,15 @@ async function unarchive(tx: Tx, app: AppContext, events: PendingEvents, realm: 
     .where("id", "=", stream.id)
     .execute();
   const updated = await reload(tx, stream);
-  const audience = await channelEventUserIds(tx, realm, updated);
+  const audience = await audienceOf(c, updated);
   sendStreamUpdate(events, realm, updated, "is_archived", false, audience);
   await sendStreamCreate(tx, app, events, realm, updated, audience, { newChannel: false, forUnarchiving: true });
-  await sendChannelNotice(tx, app, events, realm, stream.id, `Channel #**${updated.name}** has been unarchived.`);
+  await notice(c, stream, `Channel #**${updated.name}** has been unarchived.`);
   return updated;
 }
 
-async function changeTopicsPolicy(
-  tx: Tx,
-  events: PendingEvents,
-  realm: Realm,
-  facts: UserFacts,
-  stream: StreamRow,
-  policy: TopicsPolicy,
-): Promise<StreamRow> {
+async function changeTopicsPolicy(c: ChangeContext, stream: StreamRow, policy: TopicsPolicy): Promise<StreamRow> {
+  const { tx, events, realm, facts } = c;
   if (policy !== "inherit" && !canSetTopicsPolicy(facts, realm.groupSettings)) throw badRequest("Insufficient permission");
   if (policy === "empty_topic_only") {
     const named = await tx.selectFrom("messages").select("id").where("stream_id", "=", stream.id).where("topic", "!=", "").executeTakeFirst();
@@ -294,50 +283,33 @@ async function changeTopicsPolicy(
   if (stream.topics_policy === policy) return stream;
   await tx.updateTable("streams").set({ topics_policy: policy }).where("id", "=", stream.id).execute();
   const updated = await reload(tx, stream);
-  sendStreamUpdate(events, realm, updated, "topics_policy", policy, await channelEventUserIds(tx, realm, updated));
+  sendStreamUpdate(events, realm, updated, "topics_policy", policy, await audienceOf(c, updated));
   return updated;
 }
 
 const quoted = (description: string) => `\`\`\`\` quote\n${description === "" ? "*No description.*" : description}\n\`\`\`\``;
 
-async function changeDescription(
-  tx: Tx,
-  app: AppContext,
-  events: PendingEvents,
-  realm: Realm,
-  actor: UserRow,
-  stream: StreamRow,
-  raw: string,
-): Promise<StreamRow> {
+async function changeDescription(c: ChangeContext, stream: StreamRow, raw: string): Promise<StreamRow> {
+  const { tx, app, events, realm, actor } = c;
   // Channel descriptions are one line.
   const description = raw.replace(/\n/g, " ");
   const rendered = renderMarkdown(description, await renderContextFor(app, realm, actor, [], tx)).html;
   await tx.updateTable("streams").set({ description, rendered_description: rendered }).where("id", "=", stream.id).execute();
   const updated = await reload(tx, stream);
-  sendStreamUpdate(events, realm, updated, "description", description, await channelEventUserIds(tx, realm, updated), {
+  sendStreamUpdate(events, realm, updated, "description", description, await audienceOf(c, updated), {
     rendered_description: rendered,
   });
-  await sendChannelNotice(
-    tx,
-    app,
-    events,
-    realm,
-    stream.id,
+  await notice(
+    c,
+    stream,
     `${silentMention(actor)} changed the description for this channel.\n\n` +
       `* **Old description:**\n${quoted(stream.description)}\n* **New description:**\n${quoted(description)}`,
   );
   return updated;
 }
 
-async function rename(
-  tx: Tx,
-  app: AppContext,
-  events: PendingEvents,
-  realm: Realm,
-  actor: UserRow,
-  stream: StreamRow,
-  raw: string,
-): Promise<StreamRow> {
+async function rename(c: ChangeContext, stream: StreamRow, raw: string): Promise<StreamRow> {
+  const { tx, events, realm, actor } = c;
   const name = raw.trim();
   if (name === stream.name) throw badRequest("Channel already has that name.");
   // Changing only the case keeps the name's owner, so nothing else needs checking.
@@ -347,24 +319,17 @@ async function rename(
   }
   await tx.updateTable("streams").set({ name }).where("id", "=", stream.id).execute();
   const updated = await reload(tx, stream);
-  sendStreamUpdate(events, realm, updated, "name", name, await channelEventUserIds(tx, realm, updated), { name: stream.name });
-  await sendChannelNotice(tx, app, events, realm, stream.id, `${silentMention(actor)} renamed channel **${stream.name}** to **${name}**.`);
+  sendStreamUpdate(events, realm, updated, "name", name, await audienceOf(c, updated), { name: stream.name });
+  await notice(c, stream, `${silentMention(actor)} renamed channel **${stream.name}** to **${name}**.`);
   return updated;
 }
 
-async function changeFolder(tx: Tx, events: PendingEvents, realm: Realm, stream: StreamRow, folderId: number | null): Promise<StreamRow> {
-  if (folderId !== null) {
-    const folder = await tx
-      .selectFrom("channel_folders")
-      .select("id")
-      .where("realm_id", "=", realm.id)
-      .where("id", "=", folderId)
-      .executeTakeFirst();
-    if (!folder) throw badRequest("Invalid channel folder ID");
-  }
+async function changeFolder(c: ChangeContext, stream: StreamRow, folderId: number | null): Promise<StreamRow> {
+  const { tx, events, realm } = c;
+  if (folderId !== null) await checkChannelFolderId(tx, realm.id, folderId);
   await tx.updateTable("streams").set({ folder_id: folderId }).where("id", "=", stream.id).execute();
   const updated = await reload(tx, stream);
-  sendStreamUpdate(events, realm, updated, "folder_id", folderId, await channelEventUserIds(tx, realm, updated));
+  sendStreamUpdate(events, realm, updated, "folder_id", folderId, await audienceOf(c, updated));
   return updated;
 }
 
@@ -374,16 +339,12 @@ async function systemGroupName(tx: Tx, groupId: number): Promise<string | null> 
 }
 
 async function changeGroupSetting(
-  tx: Tx,
-  app: AppContext,
-  events: PendingEvents,
-  realm: Realm,
-  actor: UserRow,
-  facts: UserFacts,
+  c: ChangeContext,
   stream: StreamRow,
   setting: ChannelGroupSetting,
   change: GroupSettingChange,
 ): Promise<StreamRow> {
+  const { tx, events, realm, actor, facts } = c;
   const next = await normalizeForRealm(tx, realm.id, change.new);
   const expected = change.old === undefined ? undefined : await normalizeForRealm(tx, realm.id, change.old);
   const current = await groupSettingValueForApi(tx, stream[setting]);
@@ -396,12 +357,12 @@ async function changeGroupSetting(
     throw badRequest("Insufficient permission");
   }
   const grantsMetadata = METADATA_GRANTING_SETTINGS.includes(setting);
-  const before = grantsMetadata ? await channelEventUserIds(tx, realm, stream) : [];
+  const before = grantsMetadata ? await audienceOf(c, stream) : [];
   const groupId = await resolveGroupSettingValue(tx, realm, setting, next, channelSettingConfig(setting), stream[setting]);
   await tx.updateTable("streams").set({ [setting]: groupId }).where("id", "=", stream.id).execute();
   const updated = await reload(tx, stream);
-  const after = await channelEventUserIds(tx, realm, updated);
-  const informed = grantsMetadata ? await announceVisibilityChange(tx, app, events, realm, updated, before, after) : after;
+  const after = await audienceOf(c, updated);
+  const informed = grantsMetadata ? await announceVisibilityChange(c, updated, before, after) : after;
   sendStreamUpdate(events, realm, updated, setting, await groupSettingValueForApi(tx, groupId), informed);
   if (setting === "can_send_message_group") {
     const oldPolicy = streamPostPolicy(await systemGroupName(tx, stream[setting]));
@@ -418,16 +379,17 @@ async function changeGroupSetting(
 export async function archiveChannel(app: AppContext, actor: UserRow, streamId: number) {
   return runAction(app, async (tx, events) => {
     const realm = (await getRealm(tx, actor.realm_id))!;
-    const { stream } = await accessForAdministration(tx, actor, streamId);
+    const { stream, facts } = await accessForAdministration(tx, actor, streamId);
     if (stream.is_archived === 1) throw badRequest("Channel is already deactivated");
+    const c: ChangeContext = { tx, app, events, realm, actor, facts };
     await setDefault(tx, events, realm, stream, false);
     await tx.updateTable("streams").set({ is_archived: 1 }).where("id", "=", stream.id).execute();
     const updated = await reload(tx, stream);
-    const audience = await channelEventUserIds(tx, realm, updated);
+    const audience = await audienceOf(c, updated);
     sendStreamUpdate(events, realm, updated, "is_archived", true, audience);
     sendStreamDelete(events, realm, [stream.id], audience, { forArchiving: true });
     // Nobody needs to read the notice: it starts out read for everyone.
-    await sendChannelNotice(tx, app, events, realm, stream.id, `Channel #**${stream.name}** has been archived.`, await subscriberIds(tx, stream.id));
+    await notice(c, stream, `Channel #**${stream.name}** has been archived.`, await subscriberIds(tx, stream.id));
     return {};
   });
 }

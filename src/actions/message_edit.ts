@@ -10,11 +10,12 @@ import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
 import { getRealm } from "../store/realms.js";
 import { getUserById } from "../store/users.js";
-import { getStream, getSubscription, type StreamRow } from "../store/streams.js";
+import { getStream, getSubscription, subscribersByStream, type StreamRow } from "../store/streams.js";
+import { subscriberIds } from "../store/subscriptions.js";
 import type { MessageRow } from "../store/messages.js";
 import { badRequest } from "../http/errors.js";
 import { expectationMismatch } from "../domain/group_setting_value.js";
-import { isGuest, isModeratorOrAbove } from "../domain/roles.js";
+import { Role, isGuest, isModeratorOrAbove } from "../domain/roles.js";
 import { FLAG_BITS, flagsForApi } from "../domain/message_flags.js";
 import { checkTopicAllowed, effectiveTopicsPolicy } from "../domain/topics.js";
 import { hashEncode } from "../markdown/patterns.js";
@@ -367,23 +368,17 @@ async function moveUserMessages(tx: Tx, origin: StreamRow, target: StreamRow, me
  * message; guests newly able to see the messages are left out, as Zulip does.
  */
 async function moveAudience(tx: Tx, origin: StreamRow, target: StreamRow, channelChanged: boolean, losingAccess: number[]): Promise<number[]> {
-  const activeSubscribers = async (streamId: number) =>
-    tx
-      .selectFrom("subscriptions")
-      .innerJoin("users", "users.id", "subscriptions.user_id")
-      .select(["users.id", "users.role"])
-      .where("subscriptions.stream_id", "=", streamId)
-      .where("subscriptions.active", "=", 1)
-      .where("users.is_active", "=", 1)
-      .execute();
-  const onTarget = await activeSubscribers(target.id);
-  if (!channelChanged) return onTarget.map((u) => u.id);
-  const onOrigin = await activeSubscribers(origin.id);
-  const originIds = new Set(onOrigin.map((u) => u.id));
+  const subscribers = await subscribersByStream(tx, [origin.id, target.id]);
+  const onTarget = subscribers.get(target.id)!;
+  if (!channelChanged) return onTarget;
+  const onOrigin = new Set(subscribers.get(origin.id));
+  const guestRows = onTarget.length
+    ? await tx.selectFrom("users").select("id").where("id", "in", onTarget).where("role", "=", Role.GUEST).execute()
+    : [];
+  const guests = new Set(guestRows.map((r) => r.id));
   const excluded = new Set(losingAccess);
-  const fromTarget = onTarget.filter((u) => !excluded.has(u.id) && !(isGuest(u.role) && !originIds.has(u.id))).map((u) => u.id);
-  const targetIds = new Set(onTarget.map((u) => u.id));
-  const onlyOrigin = onOrigin.filter((u) => !targetIds.has(u.id) && !excluded.has(u.id)).map((u) => u.id);
+  const fromTarget = onTarget.filter((id) => !excluded.has(id) && !(guests.has(id) && !onOrigin.has(id)));
+  const onlyOrigin = [...onOrigin].filter((id) => !onTarget.includes(id) && !excluded.has(id));
   return sortedIds([...fromTarget, ...onlyOrigin]);
 }
 
@@ -488,17 +483,7 @@ export async function deleteMessage(app: AppContext, user: UserRow, messageId: n
 
     const holders = (await tx.selectFrom("user_messages").select("user_id").where("message_id", "=", message.id).execute()).map((r) => r.user_id);
     const audience = new Set([...holders, user.id]);
-    if (stream?.history_public_to_subscribers === 1) {
-      const subscribers = await tx
-        .selectFrom("subscriptions")
-        .innerJoin("users", "users.id", "subscriptions.user_id")
-        .select("users.id")
-        .where("subscriptions.stream_id", "=", stream.id)
-        .where("subscriptions.active", "=", 1)
-        .where("users.is_active", "=", 1)
-        .execute();
-      subscribers.forEach((r) => audience.add(r.id));
-    }
+    if (stream?.history_public_to_subscribers === 1) (await subscriberIds(tx, stream.id)).forEach((id) => audience.add(id));
     await tx.deleteFrom("user_messages").where("message_id", "=", message.id).execute();
     await tx.deleteFrom("messages").where("id", "=", message.id).execute();
     const event: Record<string, unknown> = { type: "delete_message", message_ids: [message.id] };

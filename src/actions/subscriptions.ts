@@ -34,7 +34,7 @@ import {
   type UserFacts,
 } from "../domain/channel_access.js";
 import { activeUsers, channelFacts, metadataAccessUserIds, streamDisplayData, userFacts } from "./channel_context.js";
-import { createStreamInTx } from "./streams.js";
+import { checkChannelFolderId, createStreamInTx } from "./streams.js";
 import { groupForSetting, type GroupSettingInput } from "./group_setting_input.js";
 import { sendMessageInTx } from "./messages.js";
 import { formatSubscription } from "../format/streams.js";
@@ -145,15 +145,7 @@ export interface SubscribeRequest extends NewChannelOptions {
 
 /** The checks on new-channel options that come before the channels are looked at; returns the retention. */
 async function checkNewChannelOptions(tx: Tx, realm: Realm, facts: UserFacts, opts: NewChannelOptions): Promise<number | null> {
-  if (opts.folderId !== undefined) {
-    const folder = await tx
-      .selectFrom("channel_folders")
-      .select("id")
-      .where("realm_id", "=", realm.id)
-      .where("id", "=", opts.folderId)
-      .executeTakeFirst();
-    if (!folder) throw badRequest("Invalid channel folder ID");
-  }
+  if (opts.folderId !== undefined) await checkChannelFolderId(tx, realm.id, opts.folderId);
   const retentionDays = checkedRetentionDays(opts.messageRetentionDays);
   if (opts.topicsPolicy !== undefined && opts.topicsPolicy !== "inherit" && !canSetTopicsPolicy(facts, realm.groupSettings)) {
     throw badRequest("Insufficient permission");

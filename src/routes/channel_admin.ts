@@ -6,19 +6,16 @@ import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting } from "../store/schem
 import { LIMITS } from "../domain/limits.js";
 import { TOPICS_POLICIES } from "../domain/topics.js";
 import { groupSettingChangeSchema, type GroupSettingChange } from "../domain/group_setting_value.js";
-import { groupSettingValueSchema, type GroupSettingInput } from "../actions/group_setting_input.js";
 import { addDefaultChannel, archiveChannel, channelMembers, removeDefaultChannel, updateChannel } from "../actions/channel_admin.js";
 import { createChannel } from "../actions/subscriptions.js";
+import { newChannelOptions, newChannelParams } from "./subscriptions.js";
 
 const STREAM_PATH = "/streams/:stream_id(^\\d+$)";
 
-const settingParams = <T>(param: () => ReturnType<typeof P.json<T>>) =>
-  Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, param().optional()])) as Record<ChannelGroupSetting, ReturnType<typeof P.json<T | undefined>>>;
-
-const pickSettings = <T>(p: Partial<Record<ChannelGroupSetting, T | undefined>>) =>
-  Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, p[s]]).filter(([, v]) => v !== undefined)) as Partial<Record<ChannelGroupSetting, T>>;
-
-const retentionParam = () => P.json(z.union([z.string(), z.int()]));
+const settingChangeParams = Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, P.json(groupSettingChangeSchema).optional()])) as Record<
+  ChannelGroupSetting,
+  ReturnType<typeof P.json<GroupSettingChange | undefined>>
+>;
 
 export const channelAdminRoutes = [
   endpoint({
@@ -31,11 +28,11 @@ export const channelAdminRoutes = [
       is_web_public: P.bool().optional(),
       history_public_to_subscribers: P.bool().optional(),
       is_default_stream: P.bool().optional(),
-      message_retention_days: retentionParam().optional(),
+      message_retention_days: P.json(z.union([z.string(), z.int()])).optional(),
       is_archived: P.bool().optional(),
       folder_id: P.int().nullable(),
       topics_policy: P.oneOf(TOPICS_POLICIES).optional(),
-      ...settingParams<GroupSettingChange>(() => P.json(groupSettingChangeSchema)),
+      ...settingChangeParams,
     },
     handler: async ({ app, caller, path }, p) =>
       updateChannel(app, caller.user, path.stream_id as number, {
@@ -49,7 +46,7 @@ export const channelAdminRoutes = [
         isArchived: p.is_archived,
         folderId: p.folder_id,
         topicsPolicy: p.topics_policy,
-        groupSettings: pickSettings(p),
+        groupSettings: Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, p[s]]).filter(([, v]) => v !== undefined)),
       }),
   }),
   endpoint({
@@ -72,33 +69,10 @@ export const channelAdminRoutes = [
       name: P.string(),
       description: P.string({ maxLength: LIMITS.maxStreamDescriptionLength }).optional(),
       subscribers: P.json(z.array(z.int())),
-      announce: P.bool().default(false),
-      invite_only: P.bool().default(false),
-      is_web_public: P.bool().default(false),
-      is_default_stream: P.bool().default(false),
-      history_public_to_subscribers: P.bool().optional(),
-      message_retention_days: retentionParam().default("realm_default"),
-      topics_policy: P.json(z.enum(TOPICS_POLICIES)).optional(),
-      folder_id: P.int().optional(),
-      send_new_subscription_messages: P.bool().default(true),
-      ...settingParams<GroupSettingInput>(() => P.json(groupSettingValueSchema)),
+      ...newChannelParams,
     },
     handler: async ({ app, caller }, p) =>
-      createChannel(app, caller.user, {
-        name: p.name,
-        description: p.description,
-        subscribers: p.subscribers,
-        announce: p.announce,
-        inviteOnly: p.invite_only,
-        isWebPublic: p.is_web_public,
-        isDefaultStream: p.is_default_stream,
-        historyPublicToSubscribers: p.history_public_to_subscribers,
-        messageRetentionDays: p.message_retention_days,
-        topicsPolicy: p.topics_policy,
-        folderId: p.folder_id,
-        sendNewSubscriptionMessages: p.send_new_subscription_messages,
-        groupSettings: pickSettings(p),
-      }),
+      createChannel(app, caller.user, { name: p.name, description: p.description, subscribers: p.subscribers, ...newChannelOptions(p) }),
   }),
   endpoint({
     method: "POST",
