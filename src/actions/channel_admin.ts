@@ -11,7 +11,7 @@ import { getRealm } from "../store/realms.js";
 import { defaultStreamIds, getStream, getStreamByName, getSubscription, type StreamRow } from "../store/streams.js";
 import { subscriberIds } from "../store/subscriptions.js";
 import { adminRequired, badRequest, cannotAdministerChannel, channelAlreadyExists, ownerRequired } from "../http/errors.js";
-import { isAdmin } from "../domain/roles.js";
+import { isAdmin, isOwner } from "../domain/roles.js";
 import {
   METADATA_GRANTING_SETTINGS,
   administerAccess,
@@ -167,7 +167,7 @@ export async function updateChannel(app: AppContext, actor: UserRow, streamId: n
       await setDefault(tx, events, realm, stream, req.isDefaultStream);
     }
     if (req.messageRetentionDays !== undefined) {
-      if (actor.role !== 100) throw ownerRequired();
+      if (!isOwner(actor.role)) throw ownerRequired();
       stream = await changeRetention(c, stream, checkedRetentionDays(req.messageRetentionDays));
     }
     if (req.isArchived === false) stream = await unarchive(c, stream);

@@ -153,7 +153,6 @@ async function checkNewChannelOptions(tx: Tx, realm: Realm, facts: UserFacts, op
   return retentionDays;
 }
 
-
 /** Checks and creates the channels that do not exist yet, telling everyone who can see them. */
 async function createMissingChannels(
   tx: Tx,

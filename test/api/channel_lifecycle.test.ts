@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 import { Api } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { EventLog } from "../helpers/events.js";
-import { ok, refused, setRealmGroupSetting, streamIdOf, systemGroupId } from "../helpers/channels.js";
+import { makeChannel as makeChannelFor, ok, refused, setRealmGroupSetting, systemGroupId, type MadeChannel } from "../helpers/channels.js";
 
 let srv: TestServer;
 let t: TestRealm;
@@ -26,25 +26,8 @@ before(async () => {
 });
 after(() => srv.close());
 
-interface Made {
-  id: number;
-  name: string;
-}
-
-/** A channel made by the owner (who subscribes), administered by member2 too. */
-async function makeChannel(opts: { private?: boolean; subscribers?: TestUser[]; extra?: Record<string, unknown> } = {}): Promise<Made> {
-  const name = `life${++seq}`;
-  await ok(
-    api(t.owner).post("/users/me/subscriptions", {
-      subscriptions: [{ name }],
-      principals: [t.owner, ...(opts.subscribers ?? [])].map((u) => u.id),
-      invite_only: !!opts.private,
-      can_administer_channel_group: { direct_members: [t.member2.id], direct_subgroups: [] },
-      ...opts.extra,
-    }),
-  );
-  return { id: await streamIdOf(srv.app, t.realm.id, name), name };
-}
+type Made = MadeChannel;
+const makeChannel = (opts: Parameters<typeof makeChannelFor>[2] = {}) => makeChannelFor(srv, t, opts);
 
 const row = (c: Made) => srv.app.db.selectFrom("streams").selectAll().where("id", "=", c.id).executeTakeFirstOrThrow();
 const subscribers = async (c: Made) =>

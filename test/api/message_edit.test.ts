@@ -5,7 +5,7 @@ import { startTestServer, ManualClock, type TestServer } from "../helpers/server
 import { Api } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { EventLog } from "../helpers/events.js";
-import { ok, refused, setRealmGroupSetting, setRealmProps, streamIdOf, systemGroupId } from "../helpers/channels.js";
+import { makeChannel as makeChannelFor, ok, refused, setRealmGroupSetting, setRealmProps, systemGroupId, type MadeChannel } from "../helpers/channels.js";
 
 let srv: TestServer;
 let clock: ManualClock;
@@ -24,25 +24,9 @@ before(async () => {
 });
 after(() => srv.close());
 
-interface Made {
-  id: number;
-  name: string;
-}
-
-/** A public channel (or private) the owner makes, with these subscribers; member2 administers it. */
-async function makeChannel(subscribers: TestUser[], opts: { private?: boolean; extra?: Record<string, unknown> } = {}): Promise<Made> {
-  const name = `edit${++seq}`;
-  await ok(
-    api(t.owner).post("/users/me/subscriptions", {
-      subscriptions: [{ name }],
-      principals: [t.owner, ...subscribers].map((u) => u.id),
-      invite_only: !!opts.private,
-      can_administer_channel_group: { direct_members: [t.member2.id], direct_subgroups: [] },
-      ...opts.extra,
-    }),
-  );
-  return { id: await streamIdOf(srv.app, t.realm.id, name), name };
-}
+type Made = MadeChannel;
+const makeChannel = (subscribers: TestUser[], opts: { private?: boolean; extra?: Record<string, unknown> } = {}) =>
+  makeChannelFor(srv, t, { ...opts, subscribers });
 
 async function send(u: TestUser, c: Made, topic: string, content = `message ${++seq}`): Promise<number> {
   return (await ok(api(u).post("/messages", { type: "stream", to: c.id, topic, content }))).id;

@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import type { AppContext } from "../../src/context.js";
 import type { TestServer } from "./server.js";
-import type { Api, ApiResponse } from "./client.js";
+import { Api, type ApiResponse } from "./client.js";
+import type { TestRealm, TestUser } from "./realm.js";
 
 export async function streamIdOf(app: AppContext, realmId: number, name: string): Promise<number> {
   const row = await app.db.selectFrom("streams").select("id").where("realm_id", "=", realmId).where("name", "=", name).executeTakeFirstOrThrow();
@@ -77,4 +78,31 @@ export async function ok(call: Promise<ApiResponse>): Promise<Record<string, any
   return r.body;
 }
 
-export type { Api };
+export interface MadeChannel {
+  id: number;
+  name: string;
+}
+
+let made = 0;
+
+/**
+ * A channel the organization's owner creates (and subscribes to, with these other subscribers),
+ * administered besides the organization's administrators by member2 alone.
+ */
+export async function makeChannel(
+  srv: TestServer,
+  t: TestRealm,
+  opts: { private?: boolean; subscribers?: TestUser[]; extra?: Record<string, unknown> } = {},
+): Promise<MadeChannel> {
+  const name = `channel ${++made}`;
+  await ok(
+    new Api(srv.url, t.owner).post("/users/me/subscriptions", {
+      subscriptions: [{ name }],
+      principals: [t.owner, ...(opts.subscribers ?? [])].map((u) => u.id),
+      invite_only: !!opts.private,
+      can_administer_channel_group: { direct_members: [t.member2.id], direct_subgroups: [] },
+      ...opts.extra,
+    }),
+  );
+  return { id: await streamIdOf(srv.app, t.realm.id, name), name };
+}
