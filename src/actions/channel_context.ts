@@ -60,14 +60,17 @@ export async function activeUsers(db: Executor, realmId: number) {
     .execute();
 }
 
-/** Active users who can see a channel's metadata, and so receive its events. */
-export async function metadataAccessUserIds(db: Executor, realm: Realm, row: StreamRow): Promise<number[]> {
+/**
+ * Who receives a channel's events (Zulip's can_access_stream_metadata_user_ids): for a public
+ * or web-public channel, every non-guest and the guests subscribed to it; for a private one,
+ * its subscribers, the administrators, and the non-guest members of the groups that grant
+ * metadata access.
+ */
+export async function channelEventUserIds(db: Executor, realm: Realm, row: StreamRow): Promise<number[]> {
   const users = await activeUsers(db, realm.id);
   const subscribers = new Set((await subscribersByStream(db, [row.id])).get(row.id));
   const ids = new Set<number>();
-  if (row.is_web_public === 1) {
-    users.forEach((u) => ids.add(u.id));
-  } else if (row.invite_only === 0) {
+  if (row.invite_only === 0) {
     users.filter((u) => u.role !== 600 || subscribers.has(u.id)).forEach((u) => ids.add(u.id));
   } else {
     subscribers.forEach((id) => ids.add(id));
@@ -78,6 +81,12 @@ export async function metadataAccessUserIds(db: Executor, realm: Realm, row: Str
     }
   }
   return [...ids].sort((a, b) => a - b);
+}
+
+/** Active users who can see a channel's metadata: the event audience, plus every guest for a web-public channel. */
+export async function metadataAccessUserIds(db: Executor, realm: Realm, row: StreamRow): Promise<number[]> {
+  if (row.is_web_public === 0) return channelEventUserIds(db, realm, row);
+  return (await activeUsers(db, realm.id)).map((u) => u.id);
 }
 
 const DAY = 86400;

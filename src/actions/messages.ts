@@ -19,7 +19,7 @@ import {
 } from "../store/messages.js";
 import { isUserInGroup, recursiveMemberIds, systemGroupIds } from "../store/groups.js";
 import { badRequest, streamDoesNotExistById, streamDoesNotExistByName } from "../http/errors.js";
-import { renderMarkdown } from "../markdown/render.js";
+import { renderMarkdown, type Rendered } from "../markdown/render.js";
 import { renderContextFor } from "../markdown/context.js";
 import { listLinkifiers } from "../store/linkifiers.js";
 import { FLAG_BITS, flagsForApi } from "../domain/message_flags.js";
@@ -95,6 +95,41 @@ export interface SendOptions {
   localId?: string;
 }
 
+/** The flags a rendering of the content sets: mentions, wildcard mentions and alert words. */
+export const CONTENT_FLAG_MASK =
+  FLAG_BITS.mentioned | FLAG_BITS.has_alert_word | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
+
+/**
+ * Each user's content flags for this rendering. A topic wildcard mention notifies the topic's
+ * participants in a channel, and everyone in a direct message.
+ */
+export async function contentFlagBits(
+  tx: Tx,
+  app: AppContext,
+  realm: Realm,
+  rendered: Rendered,
+  content: string,
+  channelTopic: { stream: StreamRow; topic: string } | null,
+): Promise<(userId: number) => number> {
+  const mentioned = new Set(rendered.mentionedUserIds);
+  for (const groupId of rendered.mentionedGroupIds) {
+    for (const id of await recursiveMemberIds(tx, realm.id, groupId)) mentioned.add(id);
+  }
+  const topicParticipants =
+    rendered.topicWildcardMentioned && channelTopic
+      ? await topicParticipantIds(tx, channelTopic.stream.id, channelTopic.topic)
+      : new Set<number>();
+  const alerted = (await realmAlertWordMatcher(app, tx, realm.id))(content);
+  return (userId) => {
+    let flags = 0;
+    if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
+    if (alerted.has(userId)) flags |= FLAG_BITS.has_alert_word;
+    if (rendered.wildcardMentioned) flags |= FLAG_BITS.stream_wildcard_mentioned;
+    if (topicParticipants.has(userId) || (rendered.topicWildcardMentioned && !channelTopic)) flags |= FLAG_BITS.topic_wildcard_mentioned;
+    return flags;
+  };
+}
+
 /**
  * Stores a message already checked by the caller, with a copy for every recipient, and queues
  * the `message` event for after commit. Returns the new message id.
@@ -145,27 +180,13 @@ export async function sendMessageInTx(
     .returningAll()
     .executeTakeFirstOrThrow();
 
-  const mentioned = new Set(rendered.mentionedUserIds);
-  for (const groupId of rendered.mentionedGroupIds) {
-    for (const id of await recursiveMemberIds(tx, realm.id, groupId)) mentioned.add(id);
-  }
-  const topicParticipants =
-    rendered.topicWildcardMentioned && target.kind === "stream"
-      ? await topicParticipantIds(tx, target.stream.id, target.topic)
-      : new Set<number>();
-  const alerted = (await realmAlertWordMatcher(app, tx, realm.id))(content);
+  const contentFlags = await contentFlagBits(tx, app, realm, rendered, content, target.kind === "stream" ? target : null);
   const readers = new Set(opts.markReadFor ?? []);
   if (opts.readBySender) readers.add(sender.id);
   const flagsByUser = new Map<number, number>();
   for (const userId of recipientUserIds) {
-    let flags = 0;
+    let flags = contentFlags(userId);
     if (target.kind === "direct") flags |= FLAG_BITS.is_private;
-    if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
-    if (alerted.has(userId)) flags |= FLAG_BITS.has_alert_word;
-    if (rendered.wildcardMentioned) flags |= FLAG_BITS.stream_wildcard_mentioned;
-    if (topicParticipants.has(userId) || (rendered.topicWildcardMentioned && target.kind === "direct")) {
-      flags |= FLAG_BITS.topic_wildcard_mentioned;
-    }
     if (readers.has(userId)) flags |= FLAG_BITS.read;
     flagsByUser.set(userId, flags);
   }

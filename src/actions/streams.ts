@@ -95,6 +95,17 @@ export async function createStreamInTx(
   return { ...stream, recipient_id: recipientId };
 }
 
+/** A channel folder of the organization (archived ones included), or Zulip's error. */
+export async function checkChannelFolderId(db: Executor, realmId: number, folderId: number): Promise<void> {
+  const folder = await db
+    .selectFrom("channel_folders")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("id", "=", folderId)
+    .executeTakeFirst();
+  if (!folder) throw badRequest("Invalid channel folder ID");
+}
+
 export interface StreamAccess {
   stream: StreamRow;
   subscribed: boolean;

@@ -16,26 +16,29 @@ import {
   subscribersByStream,
   type StreamRow,
 } from "../store/streams.js";
-import { ZulipError, badRequest, ownerRequired } from "../http/errors.js";
+import { badRequest, channelAlreadyExists, ownerRequired } from "../http/errors.js";
 import { isAdmin, isGuest } from "../domain/roles.js";
 import { LIMITS } from "../domain/limits.js";
-import { checkChannelName, historyPublicToSubscribersFor, permissionPolicy } from "../domain/channels.js";
-import { CHANNEL_SETTING_RULES, DELETE_POLICY_SETTINGS, parseRetentionDays } from "../domain/channel_settings.js";
-import { CHANNEL_EVENTS_TOPIC, type TopicsPolicy } from "../domain/topics.js";
+import { checkChannelName, historyPublicToSubscribersFor, permissionPolicyName } from "../domain/channels.js";
+import { CHANNEL_SETTING_RULES, DELETE_POLICY_SETTINGS, checkedRetentionDays } from "../domain/channel_settings.js";
+import type { TopicsPolicy } from "../domain/topics.js";
 import {
   METADATA_GRANTING_SETTINGS,
   canRemoveSubscribers,
+  canSetTopicsPolicy,
   cannotAddSubscribers,
   channelCreationRefusal,
+  holdsRealmPermission,
   hasContentAccess,
   hasBasicAccess,
   type UserFacts,
 } from "../domain/channel_access.js";
 import { activeUsers, channelFacts, metadataAccessUserIds, streamDisplayData, userFacts } from "./channel_context.js";
-import { createStreamInTx } from "./streams.js";
+import { checkChannelFolderId, createStreamInTx } from "./streams.js";
 import { groupForSetting, type GroupSettingInput } from "./group_setting_input.js";
 import { sendMessageInTx } from "./messages.js";
-import { formatStream, formatSubscription } from "../format/streams.js";
+import { formatSubscription } from "../format/streams.js";
+import { channelEventsTopic, notificationBot, sendStreamCreate, silentMention } from "./channel_events.js";
 
 export type Principals = string[] | number[];
 
@@ -59,7 +62,6 @@ async function resolvePrincipals(db: Executor, realmId: number, principals: Prin
 const directlyControls = (actor: UserRow, target: UserRow) =>
   actor.id === target.id || (target.is_bot === 1 && target.bot_owner_id === actor.id);
 
-const silentMention = (u: UserRow) => `@_**${u.full_name}|${u.id}**`;
 const channelLink = (s: StreamRow) => `#**${s.name}**`;
 
 /** Non-guest members of the groups that let people see a private channel. */
@@ -69,17 +71,6 @@ async function metadataGroupUserIds(db: Executor, realm: Realm, stream: StreamRo
     for (const id of await recursiveMemberIds(db, realm.id, stream[s])) if (nonGuests.has(id)) ids.add(id);
   }
   return ids;
-}
-
-async function sendStreamCreate(db: Executor, app: AppContext, events: PendingEvents, realm: Realm, stream: StreamRow, userIds: number[]) {
-  if (!userIds.length) return;
-  const data = await streamDisplayData(db, [stream], app.clock.now());
-  data.weeklyTraffic.set(stream.id, null);
-  events.send({
-    realmId: realm.id,
-    event: { type: "stream", op: "create", streams: [formatStream(stream, data)] },
-    userIds: [...userIds].sort((a, b) => a - b),
-  });
 }
 
 /**
@@ -132,10 +123,8 @@ async function sendPeerEvents(
   }
 }
 
-export interface SubscribeRequest {
-  subscriptions: { name: string; description?: string; color?: string }[];
-  principals: Principals | undefined;
-  authorizationErrorsFatal: boolean;
+/** How new channels are set up, as POST /users/me/subscriptions and POST /channels/create take it. */
+export interface NewChannelOptions {
   announce: boolean;
   inviteOnly: boolean;
   isWebPublic: boolean;
@@ -148,11 +137,23 @@ export interface SubscribeRequest {
   sendNewSubscriptionMessages: boolean;
 }
 
-function inRealmGroup(facts: UserFacts, realm: Realm, setting: string): boolean {
-  return facts.groups.has(realm.groupSettings[setting]);
+export interface SubscribeRequest extends NewChannelOptions {
+  subscriptions: { name: string; description?: string; color?: string }[];
+  principals: Principals | undefined;
+  authorizationErrorsFatal: boolean;
 }
 
-/** Checks and creates the channels that do not exist yet, as POST /users/me/subscriptions does. */
+/** The checks on new-channel options that come before the channels are looked at; returns the retention. */
+async function checkNewChannelOptions(tx: Tx, realm: Realm, facts: UserFacts, opts: NewChannelOptions): Promise<number | null> {
+  if (opts.folderId !== undefined) await checkChannelFolderId(tx, realm.id, opts.folderId);
+  const retentionDays = checkedRetentionDays(opts.messageRetentionDays);
+  if (opts.topicsPolicy !== undefined && opts.topicsPolicy !== "inherit" && !canSetTopicsPolicy(facts, realm.groupSettings)) {
+    throw badRequest("Insufficient permission");
+  }
+  return retentionDays;
+}
+
+/** Checks and creates the channels that do not exist yet, telling everyone who can see them. */
 async function createMissingChannels(
   tx: Tx,
   app: AppContext,
@@ -160,7 +161,7 @@ async function createMissingChannels(
   realm: Realm,
   actor: UserRow,
   facts: UserFacts,
-  req: SubscribeRequest,
+  req: NewChannelOptions,
   missing: { name: string; description?: string }[],
   retentionDays: number | null,
 ): Promise<StreamRow[]> {
@@ -175,7 +176,7 @@ async function createMissingChannels(
       if (
         DELETE_POLICY_SETTINGS.includes(setting) &&
         groups[setting] !== system.get("role:nobody") &&
-        !(inRealmGroup(facts, realm, "can_set_delete_message_policy_group"))
+        !holdsRealmPermission(facts, realm.groupSettings, "can_set_delete_message_policy_group")
       ) {
         throw badRequest("Insufficient permission");
       }
@@ -216,25 +217,7 @@ export async function subscribe(app: AppContext, actor: UserRow, realmRow: Realm
     const realm = (await getRealm(tx, realmRow.id))!;
     const facts = await userFacts(tx, actor);
     const principals = req.principals ?? [];
-
-    if (req.folderId !== undefined) {
-      const folder = await tx
-        .selectFrom("channel_folders")
-        .select("id")
-        .where("realm_id", "=", realm.id)
-        .where("id", "=", req.folderId)
-        .executeTakeFirst();
-      if (!folder) throw badRequest("Invalid channel folder ID");
-    }
-    const retentionDays = parseRetentionDays(req.messageRetentionDays);
-    if (Number.isNaN(retentionDays)) {
-      throw new ZulipError(`Bad value for 'message_retention_days': ${req.messageRetentionDays}`, "REQUEST_VARIABLE_INVALID", 400, {
-        var_name: "message_retention_days",
-      });
-    }
-    if (req.topicsPolicy !== undefined && req.topicsPolicy !== "inherit" && !(inRealmGroup(facts, realm, "can_set_topics_policy_group"))) {
-      throw badRequest("Insufficient permission");
-    }
+    const retentionDays = await checkNewChannelOptions(tx, realm, facts, req);
 
     const specs = req.subscriptions.map((s) => ({
       name: s.name.trim(),
@@ -251,7 +234,7 @@ export async function subscribe(app: AppContext, actor: UserRow, realmRow: Realm
       } else if (!missing.some((m) => m.name.toLowerCase() === s.name.toLowerCase())) missing.push(s);
     }
     const subscribingOthers = principals.length > 0 && !principals.every((p) => p === actor.id);
-    const created = await createMissingChannels(tx, app, events, realm, actor, facts, req, missing, retentionDays as number | null);
+    const created = await createMissingChannels(tx, app, events, realm, actor, facts, req, missing, retentionDays);
 
     const mySubs = await subscribedStreamIds(tx, actor.id);
     const readable = existing.filter((s) => hasContentAccess(facts, channelFacts(s), mySubs.has(s.id)));
@@ -266,19 +249,7 @@ export async function subscribe(app: AppContext, actor: UserRow, realmRow: Realm
     const streams = [...readable, ...created];
     const subscribers = subscribingOthers ? await resolvePrincipals(tx, realm.id, principals) : [actor];
 
-    const subscribed: Record<string, string[]> = {};
-    const alreadySubscribed: Record<string, string[]> = {};
-    const altered = new Map<number, Set<number>>();
-    for (const stream of streams) {
-      const added = new Set(await addSubscriptions(tx, stream.id, subscribers.map((u) => u.id)));
-      for (const u of subscribers) {
-        const bucket = added.has(u.id) ? subscribed : alreadySubscribed;
-        (bucket[String(u.id)] ??= []).push(stream.name);
-      }
-      if (added.size) altered.set(stream.id, added);
-    }
-    const streamMap = new Map(streams.map((s) => [s.id, s]));
-    await sendSubscriptionAddEvents(tx, app, events, realm, subscribers, streamMap, altered);
+    const { subscribed, alreadySubscribed } = await subscribeUsersInTx(tx, app, events, realm, subscribers, streams);
 
     const result: Record<string, unknown> = { subscribed, already_subscribed: alreadySubscribed };
     if (!req.authorizationErrorsFatal) result.unauthorized = unauthorized.map((s) => s.name);
@@ -288,21 +259,45 @@ export async function subscribe(app: AppContext, actor: UserRow, realmRow: Realm
   });
 }
 
-/** Subscribes users to channels on someone else's behalf (an invitation), with the usual events. */
-export async function subscribeUsersInTx(
-  tx: Tx,
-  app: AppContext,
-  events: PendingEvents,
-  realm: Realm,
-  users: UserRow[],
-  streams: StreamRow[],
-): Promise<void> {
+/** Subscribes the users to the channels, with the events; reports by user id what was new and what was not. */
+export async function subscribeUsersInTx(tx: Tx, app: AppContext, events: PendingEvents, realm: Realm, subscribers: UserRow[], streams: StreamRow[]) {
+  const subscribed: Record<string, string[]> = {};
+  const alreadySubscribed: Record<string, string[]> = {};
   const altered = new Map<number, Set<number>>();
   for (const stream of streams) {
-    const added = await addSubscriptions(tx, stream.id, users.map((u) => u.id));
-    if (added.length) altered.set(stream.id, new Set(added));
+    const added = new Set(await addSubscriptions(tx, stream.id, subscribers.map((u) => u.id)));
+    for (const u of subscribers) {
+      const bucket = added.has(u.id) ? subscribed : alreadySubscribed;
+      (bucket[String(u.id)] ??= []).push(stream.name);
+    }
+    if (added.size) altered.set(stream.id, added);
   }
-  await sendSubscriptionAddEvents(tx, app, events, realm, users, new Map(streams.map((s) => [s.id, s])), altered);
+  await sendSubscriptionAddEvents(tx, app, events, realm, subscribers, new Map(streams.map((s) => [s.id, s])), altered);
+  return { subscribed, alreadySubscribed };
+}
+
+export interface CreateChannelRequest extends NewChannelOptions {
+  name: string;
+  description: string | undefined;
+  subscribers: number[];
+}
+
+/** POST /channels/create (guests are refused by the route): one new channel and its first subscribers. */
+export async function createChannel(app: AppContext, actor: UserRow, req: CreateChannelRequest) {
+  return runAction(app, async (tx, events) => {
+    const realm = (await getRealm(tx, actor.realm_id))!;
+    const facts = await userFacts(tx, actor);
+    const name = req.name.trim();
+    checkChannelName(name);
+    if ((await getStreamsByNames(tx, realm.id, [name])).size) throw channelAlreadyExists(name);
+    const retentionDays = await checkNewChannelOptions(tx, realm, facts, req);
+    const spec = { name, description: req.description?.replace(/\n/g, " ") };
+    const [stream] = await createMissingChannels(tx, app, events, realm, actor, facts, req, [spec], retentionDays);
+    const subscribers = req.subscribers.length ? await resolvePrincipals(tx, realm.id, req.subscribers) : [];
+    const { subscribed } = await subscribeUsersInTx(tx, app, events, realm, subscribers, [stream]);
+    await sendNewSubscriptionNotices(tx, app, events, realm, actor, req, subscribers, subscribed, [stream]);
+    return { id: stream.id };
+  });
 }
 
 async function sendSubscriptionAddEvents(
@@ -355,17 +350,12 @@ async function sendNewSubscriptionNotices(
   events: PendingEvents,
   realm: Realm,
   actor: UserRow,
-  req: SubscribeRequest,
+  req: NewChannelOptions,
   subscribers: UserRow[],
   subscribed: Record<string, string[]>,
   created: StreamRow[],
 ): Promise<boolean> {
-  const bot = await tx
-    .selectFrom("users")
-    .selectAll()
-    .where("realm_id", "=", realm.id)
-    .where("email", "=", "notification-bot@zulip.com")
-    .executeTakeFirstOrThrow();
+  const bot = await notificationBot(tx, realm.id);
   const asBot = { clientName: "Internal", readBySender: false, markReadFor: [actor.id] };
   const createdNames = new Set(created.map((s) => s.name));
   const sendDms = req.sendNewSubscriptionMessages && Object.keys(subscribed).length <= LIMITS.maxBulkNewSubscriptionMessages;
@@ -394,17 +384,15 @@ async function sendNewSubscriptionNotices(
   }
   if (realm.props.send_channel_events_messages) {
     for (const stream of created) {
-      const kind = {
-        web_public: "**Web-public**",
-        public: "**Public**",
-        private_shared_history: "**Private, shared history**",
-        private_protected_history: "**Private, protected history**",
-      }[permissionPolicy({ inviteOnly: stream.invite_only === 1, isWebPublic: stream.is_web_public === 1, historyPublicToSubscribers: stream.history_public_to_subscribers === 1 })];
+      const kind = permissionPolicyName({
+        inviteOnly: stream.invite_only === 1,
+        isWebPublic: stream.is_web_public === 1,
+        historyPublicToSubscribers: stream.history_public_to_subscribers === 1,
+      });
       const description = stream.description === "" ? "*No description.*" : stream.description;
-      const content = `${kind} channel created by ${silentMention(actor)}. **Description:**\n\`\`\`\` quote\n${description}\n\`\`\`\``;
+      const content = `**${kind}** channel created by ${silentMention(actor)}. **Description:**\n\`\`\`\` quote\n${description}\n\`\`\`\``;
       const fresh = (await getStream(tx, realm.id, stream.id))!;
-      const topic = fresh.topics_policy === "empty_topic_only" ? "" : CHANNEL_EVENTS_TOPIC;
-      await sendMessageInTx(tx, app, events, realm, bot, { kind: "stream", stream: fresh, topic }, content, asBot);
+      await sendMessageInTx(tx, app, events, realm, bot, { kind: "stream", stream: fresh, topic: channelEventsTopic(fresh) }, content, asBot);
     }
   }
   return sendDms;
@@ -467,12 +455,12 @@ export async function unsubscribe(app: AppContext, actor: UserRow, realm: Realm,
   });
 }
 
-/** GET /users/me/subscriptions: the user's active, unarchived subscriptions, by name. */
-export async function listSubscriptions(app: AppContext, user: UserRow, includeSubscribers: boolean) {
+/** GET /users/me/subscriptions: the user's active subscriptions, by name (archived channels only for clients that know them). */
+export async function listSubscriptions(app: AppContext, user: UserRow, includeSubscribers: boolean, includeArchived = false) {
   const subs = await activeSubscriptionsOf(app.db, user.id);
-  const rows = subs.length
-    ? await app.db.selectFrom("streams").selectAll().where("id", "in", subs.map((s) => s.stream_id)).where("is_archived", "=", 0).execute()
-    : [];
+  let q = app.db.selectFrom("streams").selectAll();
+  if (!includeArchived) q = q.where("is_archived", "=", 0);
+  const rows = subs.length ? await q.where("id", "in", subs.map((s) => s.stream_id)).execute() : [];
   rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const data = await streamDisplayData(app.db, rows, app.clock.now());
   return rows.map((r) => formatSubscription(r, subs.find((s) => s.stream_id === r.id)!, data, { includeSubscribers }));

@@ -5,6 +5,7 @@
  */
 import type { ChannelGroupSetting } from "../store/schema.js";
 import { isAdmin, isGuest } from "./roles.js";
+import { REALM_PERMISSION_SETTINGS } from "./permission_settings.js";
 
 export interface ChannelFacts {
   inviteOnly: boolean;
@@ -165,4 +166,85 @@ export function channelCreationRefusal(
     if (!inNonGuestGroup(user, policy.canCreateWebPublicGroup)) return "Insufficient permission";
   }
   return null;
+}
+
+/** The organization's permission settings: setting name -> the group holding it. */
+export type RealmGroupSettings = Readonly<Record<string, number>>;
+
+/**
+ * Whether the user holds an organization-level permission. Settings that do not accept
+ * role:everyone never grant guests anything, whatever group they point at.
+ */
+export function holdsRealmPermission(user: UserFacts, realmGroups: RealmGroupSettings, setting: string): boolean {
+  const groupId = realmGroups[setting];
+  return REALM_PERMISSION_SETTINGS[setting]?.allow_everyone_group ? inGroup(user, groupId) : inNonGuestGroup(user, groupId);
+}
+
+/** Zulip's can_move_messages_within_channel: administrators of the channel, or its own group. */
+export function canMoveMessagesWithinChannel(user: UserFacts, channel: ChannelFacts): boolean {
+  return canAdminister(user, channel) || inGroup(user, channel.groups.can_move_messages_within_channel_group);
+}
+
+/** Changing a topic: the organization-wide permission, or the channel's in the origin or destination. */
+export function canEditTopic(user: UserFacts, realmGroups: RealmGroupSettings, origin: ChannelFacts, target: ChannelFacts): boolean {
+  return (
+    holdsRealmPermission(user, realmGroups, "can_move_messages_between_topics_group") ||
+    canMoveMessagesWithinChannel(user, origin) ||
+    canMoveMessagesWithinChannel(user, target)
+  );
+}
+
+/** Marking a topic (un)resolved has its own permission, organization-wide or per channel. */
+export function canResolveTopics(user: UserFacts, realmGroups: RealmGroupSettings, origin: ChannelFacts, target: ChannelFacts): boolean {
+  return (
+    holdsRealmPermission(user, realmGroups, "can_resolve_topics_group") ||
+    inGroup(user, origin.groups.can_resolve_topics_group) ||
+    inGroup(user, target.groups.can_resolve_topics_group)
+  );
+}
+
+/** Moving messages to another channel: administrators, the organization's movers, channel administrators, or the channel's group. */
+export function canMoveMessagesOutOfChannel(user: UserFacts, realmGroups: RealmGroupSettings, channel: ChannelFacts): boolean {
+  return (
+    holdsRealmPermission(user, realmGroups, "can_move_messages_between_channels_group") ||
+    canAdminister(user, channel) ||
+    inGroup(user, channel.groups.can_move_messages_out_of_channel_group)
+  );
+}
+
+export interface DeletableMessage {
+  senderId: number;
+  /** The sender's owner, when the sender is a bot. */
+  senderBotOwnerId: number | null;
+  ageSeconds: number;
+}
+
+/**
+ * Why the user may not delete the message (one they can read), in Zulip's order: deleting any
+ * message (organization-wide, or the channel's group) needs nothing more; otherwise the message
+ * must be theirs or their bot's, they must be allowed to delete their own, within the time limit.
+ */
+export function deleteMessageRefusal(
+  user: UserFacts,
+  realmGroups: RealmGroupSettings,
+  message: DeletableMessage,
+  channel: ChannelFacts | null,
+  deleteLimitSeconds: number | null,
+): "not_allowed" | "time_limit" | null {
+  const deleteAny =
+    holdsRealmPermission(user, realmGroups, "can_delete_any_message_group") ||
+    (channel !== null && inGroup(user, channel.groups.can_delete_any_message_group));
+  if (deleteAny) return null;
+  if (message.senderId !== user.id && message.senderBotOwnerId !== user.id) return "not_allowed";
+  const deleteOwn =
+    holdsRealmPermission(user, realmGroups, "can_delete_own_message_group") ||
+    (channel !== null && inGroup(user, channel.groups.can_delete_own_message_group));
+  if (!deleteOwn) return "not_allowed";
+  if (deleteLimitSeconds !== null && message.ageSeconds > deleteLimitSeconds) return "time_limit";
+  return null;
+}
+
+/** Organization administrators may always set a channel's topics policy; others need the organization's group. */
+export function canSetTopicsPolicy(user: UserFacts, realmGroups: RealmGroupSettings): boolean {
+  return isAdmin(user.role) || holdsRealmPermission(user, realmGroups, "can_set_topics_policy_group");
 }

@@ -39,3 +39,43 @@ export function streamPostPolicy(sendGroupName: string | null): number {
       return 1;
   }
 }
+
+export interface ChannelPrivacy {
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers: boolean;
+}
+
+export interface PrivacyRequest {
+  isPrivate?: boolean;
+  isWebPublic?: boolean;
+  historyPublicToSubscribers?: boolean;
+  isDefault?: boolean;
+}
+
+/**
+ * The privacy a channel update asks for, with what is not given kept (history follows
+ * `is_private` when only that is given), refused when it is not one of Zulip's four policies or
+ * would make a default channel private.
+ */
+export function proposeChannelPrivacy(current: ChannelPrivacy & { isDefault: boolean }, req: PrivacyRequest): ChannelPrivacy {
+  const inviteOnly = req.isPrivate ?? current.inviteOnly;
+  const isWebPublic = req.isWebPublic ?? current.isWebPublic;
+  const isDefault = req.isDefault ?? current.isDefault;
+  const historyPublicToSubscribers =
+    req.historyPublicToSubscribers ?? (req.isPrivate !== undefined ? !req.isPrivate : current.historyPublicToSubscribers);
+  if (isWebPublic && (!historyPublicToSubscribers || inviteOnly)) throw badRequest("Invalid parameters");
+  if (!inviteOnly && !historyPublicToSubscribers) throw badRequest("Invalid parameters");
+  if (inviteOnly && isDefault) throw badRequest("A default channel cannot be private.");
+  return { inviteOnly, isWebPublic, historyPublicToSubscribers };
+}
+
+const POLICY_NAMES: Record<PermissionPolicy, string> = {
+  web_public: "Web-public",
+  public: "Public",
+  private_shared_history: "Private, shared history",
+  private_protected_history: "Private, protected history",
+};
+
+/** How channel notices name a privacy policy. */
+export const permissionPolicyName = (p: ChannelPrivacy) => POLICY_NAMES[permissionPolicy(p)];

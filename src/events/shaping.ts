@@ -14,8 +14,12 @@
  * - presence events carry the legacy fields (`user_id`, `email`, `server_timestamp`, `presence`)
  *   and the modern `presences` map; each queue gets the one format its client asked for.
  * - realm_user `add` events may carry `inaccessible_user: true`.
+ * - archiving a channel publishes a `stream` update of `is_archived` (for clients that declared
+ *   `archived_channels`) and a `stream` delete marked `for_archiving: true` (for the others);
+ *   unarchiving likewise pairs the update with a create marked `for_unarchiving: true`.
  */
 import { messageMatchesNarrow, type NarrowTerm, type NarrowedMessage } from "../domain/event_narrow.js";
+import { EMPTY_TOPIC_DISPLAY_NAME } from "../domain/limits.js";
 
 export type Event = Record<string, unknown>;
 
@@ -90,6 +94,25 @@ function shapePresence(event: Event, queue: QueueProfile): Event[] {
   return [legacy];
 }
 
+/** Each queue hears of a channel's archiving in the one form its client understands. */
+function shapeStream(event: Event, caps: ClientCapabilities): Event[] | null {
+  if (event.op === "update" && event.property === "is_archived") return caps.archived_channels ? null : [];
+  if ("for_archiving" in event || "for_unarchiving" in event) {
+    const { for_archiving, for_unarchiving, ...rest } = event;
+    if (for_archiving || for_unarchiving) return caps.archived_channels ? [] : [rest];
+    return [rest];
+  }
+  return null;
+}
+
+/** Clients without `empty_topic_name` see the empty topic under its display name. */
+function showEmptyTopics(event: Event, keys: readonly string[], caps: ClientCapabilities): Event {
+  if (caps.empty_topic_name || !keys.some((k) => event[k] === "")) return event;
+  const out = { ...event };
+  for (const k of keys) if (out[k] === "") out[k] = EMPTY_TOPIC_DISPLAY_NAME;
+  return out;
+}
+
 /** The events (zero, one or several) a queue receives for one published event. */
 export function shapeForQueue(event: Event, extra: Event | undefined, queue: QueueProfile, cache: ShapeCache): Event[] {
   const type = String(event.type);
@@ -121,12 +144,23 @@ export function shapeForQueue(event: Event, extra: Event | undefined, queue: Que
         return [{ ...rest, ...extra }];
       }
       break;
-    case "delete_message":
-      if (Array.isArray(event.message_ids) && !caps.bulk_message_deletion) {
-        const { message_ids, ...rest } = event;
+    case "stream": {
+      const shaped = shapeStream(event, caps);
+      if (shaped) return shaped.map((e) => (extra ? { ...e, ...extra } : e));
+      break;
+    }
+    case "update_message": {
+      const shaped = showEmptyTopics(event, ["orig_subject", "subject"], caps);
+      return [extra ? { ...shaped, ...extra } : shaped];
+    }
+    case "delete_message": {
+      const shaped = showEmptyTopics(event, ["topic"], caps);
+      if (Array.isArray(shaped.message_ids) && !caps.bulk_message_deletion) {
+        const { message_ids, ...rest } = shaped;
         return (message_ids as unknown[]).map((message_id) => ({ ...rest, message_id, ...extra }));
       }
-      break;
+      return [extra ? { ...shaped, ...extra } : shaped];
+    }
   }
   return [extra ? { ...event, ...extra } : event];
 }

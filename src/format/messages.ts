@@ -61,5 +61,6 @@ export function formatMessage(m: MessageRow, ctx: MessageContext, opts: MessageF
   if (isStream) out.stream_id = m.stream_id;
   if (m.last_edit_time !== null) out.last_edit_timestamp = Number(m.last_edit_time);
   if (m.last_moved_time !== null) out.last_moved_timestamp = Number(m.last_moved_time);
+  if (m.edit_history) out.edit_history = JSON.parse(m.edit_history);
   return out;
 }

@@ -63,6 +63,13 @@ export const streamDoesNotExistById = (streamId: number) =>
 export const streamDoesNotExistByName = (name: string) =>
   new ZulipError(`Channel '${name}' does not exist`, "STREAM_DOES_NOT_EXIST", 400, { stream: name });
 
+/** Zulip's ChannelExistsError. */
+export const channelAlreadyExists = (name: string) =>
+  new ZulipError(`Channel '${name}' already exists`, "CHANNEL_ALREADY_EXISTS", 409);
+
+/** Zulip's CannotAdministerChannelError, for users who can see the channel. */
+export const cannotAdministerChannel = () => badRequest("You do not have permission to administer this channel.");
+
 export const guestNotAllowed = () => badRequest("Not allowed for guest users");
 
 /** Zulip's BadNarrowOperatorError. */

@@ -15,6 +15,8 @@ import { pushRoutes } from "./push.js";
 import { inviteRoutes } from "./invites.js";
 import { onboardingRoutes } from "./onboarding.js";
 import { linkifierRoutes } from "./linkifiers.js";
+import { channelAdminRoutes } from "./channel_admin.js";
+import { messageEditRoutes } from "./message_edit.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -34,4 +36,6 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...inviteRoutes,
   ...onboardingRoutes,
   ...linkifierRoutes,
+  ...channelAdminRoutes,
+  ...messageEditRoutes,
 ];

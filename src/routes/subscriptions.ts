@@ -1,19 +1,46 @@
 import { z } from "zod";
 import { endpoint } from "../http/endpoint.js";
-import { P } from "../http/params.js";
-import { badRequest } from "../http/errors.js";
+import { P, type ParamValues } from "../http/params.js";
 import { requireNonGuest } from "../http/guards.js";
 import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting } from "../store/schema.js";
 import { LIMITS } from "../domain/limits.js";
-import { TOPICS_POLICIES, type TopicsPolicy } from "../domain/topics.js";
-import { listSubscriptions, subscribe, unsubscribe } from "../actions/subscriptions.js";
+import { TOPICS_POLICIES } from "../domain/topics.js";
+import { listSubscriptions, subscribe, unsubscribe, type NewChannelOptions } from "../actions/subscriptions.js";
 import { groupSettingValueSchema, type GroupSettingInput } from "../actions/group_setting_input.js";
 
 const principals = P.json(z.union([z.array(z.string()), z.array(z.int())])).optional();
 
-const groupSettingParams = Object.fromEntries(
-  CHANNEL_GROUP_SETTINGS.map((s) => [s, P.json(groupSettingValueSchema).optional()]),
-) as Record<ChannelGroupSetting, ReturnType<typeof P.json<GroupSettingInput>>>;
+/** What POST /users/me/subscriptions and POST /channels/create accept for setting up new channels. */
+export const newChannelParams = {
+  announce: P.bool().default(false),
+  invite_only: P.bool().default(false),
+  is_web_public: P.bool().default(false),
+  is_default_stream: P.bool().default(false),
+  history_public_to_subscribers: P.bool().optional(),
+  message_retention_days: P.json(z.union([z.string(), z.int()])).default("realm_default"),
+  topics_policy: P.json(z.enum(TOPICS_POLICIES)).optional(),
+  folder_id: P.int().optional(),
+  send_new_subscription_messages: P.bool().default(true),
+  ...(Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, P.json(groupSettingValueSchema).optional()])) as Record<
+    ChannelGroupSetting,
+    ReturnType<typeof P.json<GroupSettingInput | undefined>>
+  >),
+};
+
+export function newChannelOptions(p: ParamValues<typeof newChannelParams>): NewChannelOptions {
+  return {
+    announce: p.announce,
+    inviteOnly: p.invite_only,
+    isWebPublic: p.is_web_public,
+    isDefaultStream: p.is_default_stream,
+    historyPublicToSubscribers: p.history_public_to_subscribers,
+    messageRetentionDays: p.message_retention_days,
+    topicsPolicy: p.topics_policy,
+    folderId: p.folder_id,
+    sendNewSubscriptionMessages: p.send_new_subscription_messages,
+    groupSettings: Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, p[s]]).filter(([, v]) => v !== undefined)),
+  };
+}
 
 export const subscriptionRoutes = [
   endpoint({
@@ -42,37 +69,15 @@ export const subscriptionRoutes = [
       ),
       principals,
       authorization_errors_fatal: P.bool().default(true),
-      announce: P.bool().default(false),
-      invite_only: P.bool().default(false),
-      is_web_public: P.bool().default(false),
-      is_default_stream: P.bool().default(false),
-      history_public_to_subscribers: P.bool().optional(),
-      message_retention_days: P.json(z.union([z.string(), z.int()])).default("realm_default"),
-      topics_policy: P.json(z.string()).optional(),
-      folder_id: P.int().optional(),
-      send_new_subscription_messages: P.bool().default(true),
-      ...groupSettingParams,
+      ...newChannelParams,
     },
-    handler: async ({ app, caller }, p) => {
-      if (p.topics_policy !== undefined && !(TOPICS_POLICIES as readonly string[]).includes(p.topics_policy)) {
-        throw badRequest("Invalid topics_policy");
-      }
-      return subscribe(app, caller.user, caller.realm, {
+    handler: async ({ app, caller }, p) =>
+      subscribe(app, caller.user, caller.realm, {
         subscriptions: p.subscriptions,
         principals: p.principals,
         authorizationErrorsFatal: p.authorization_errors_fatal,
-        announce: p.announce,
-        inviteOnly: p.invite_only,
-        isWebPublic: p.is_web_public,
-        isDefaultStream: p.is_default_stream,
-        historyPublicToSubscribers: p.history_public_to_subscribers,
-        messageRetentionDays: p.message_retention_days,
-        topicsPolicy: p.topics_policy as TopicsPolicy | undefined,
-        folderId: p.folder_id,
-        sendNewSubscriptionMessages: p.send_new_subscription_messages,
-        groupSettings: Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, p[s]]).filter(([, v]) => v !== undefined)),
-      });
-    },
+        ...newChannelOptions(p),
+      }),
   }),
   endpoint({
     method: "DELETE",

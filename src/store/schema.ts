@@ -154,6 +154,8 @@ export interface MessageTable {
   date_sent: number;
   last_edit_time: number | null;
   last_moved_time: number | null;
+  /** JSON list of edit records, newest first; null until the message is first edited or moved. */
+  edit_history: Generated<string | null>;
 }
 
 export interface UserMessageTable {

@@ -5,6 +5,17 @@ declare module "zulip-js" {
   interface ZulipClient {
     config: { apiKey: string; username: string; realm: string; apiURL: string };
     callEndpoint(endpoint: string, method?: string, params?: Params): Response;
+    messages: {
+      send(params: Params): Response;
+      retrieve(params: Params): Response;
+      render(params: string | Params): Response;
+      update(params: Params): Response;
+      getById(params: Params): Response;
+      deleteById(params: Params): Response;
+    };
+    streams: {
+      deleteById(params: Params): Response;
+    };
     users: {
       retrieve(params?: Params): Response;
       create(params: Params): Response;

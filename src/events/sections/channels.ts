@@ -4,24 +4,26 @@ import { listStreamsFor } from "../../actions/streams.js";
 import { listSubscriptions } from "../../actions/subscriptions.js";
 import { defaultStreamIds } from "../../store/streams.js";
 
-const ALL_VISIBLE = {
+/** Every channel the user can see; archived ones only for clients that declared `archived_channels`. */
+const allVisible = (archivedChannels: boolean | undefined) => ({
   includePublic: true,
   includeWebPublic: true,
   includeSubscribed: true,
-  excludeArchived: true,
+  excludeArchived: !archivedChannels,
   includeAll: true,
   includeDefault: false,
   includeOwnerSubscribed: false,
   includeCanAccessContent: false,
-};
+});
 
 registerStateSection({
   name: "subscription",
   fetchTypes: ["subscription"],
   async fetch({ app, user, options }) {
-    const subscriptions = await listSubscriptions(app, user, options.includeSubscribers !== false);
+    const archived = options.capabilities.archived_channels;
+    const subscriptions = await listSubscriptions(app, user, options.includeSubscribers !== false, archived);
     const subscribed = new Set(subscriptions.map((s) => s.stream_id as number));
-    const visible = await listStreamsFor(app, user, ALL_VISIBLE);
+    const visible = await listStreamsFor(app, user, allVisible(archived));
     const formerly = new Set(
       (
         await app.db.selectFrom("subscriptions").select("stream_id").where("user_id", "=", user.id).where("active", "=", 0).execute()
@@ -39,8 +41,8 @@ registerStateSection({
 registerStateSection({
   name: "stream",
   fetchTypes: ["stream"],
-  async fetch({ app, user }) {
-    return { streams: await listStreamsFor(app, user, ALL_VISIBLE) };
+  async fetch({ app, user, options }) {
+    return { streams: await listStreamsFor(app, user, allVisible(options.capabilities.archived_channels)) };
   },
 });
 
