@@ -14,6 +14,9 @@
  * - presence events carry the legacy fields (`user_id`, `email`, `server_timestamp`, `presence`)
  *   and the modern `presences` map; each queue gets the one format its client asked for.
  * - realm_user `add` events may carry `inaccessible_user: true`.
+ * - user_group `update` events for a rename carry `deactivated` (whether the group is), and the
+ *   `add` event announcing a reactivated group carries `for_reactivation: true`: clients that
+ *   keep deactivated groups (`include_deactivated_groups`) and those that drop them get different events.
  */
 import { messageMatchesNarrow, type NarrowTerm, type NarrowedMessage } from "../domain/event_narrow.js";
 
@@ -90,6 +93,17 @@ function shapePresence(event: Event, queue: QueueProfile): Event[] {
   return [legacy];
 }
 
+function shapeUserGroup(event: Event, extra: Event | undefined, caps: ClientCapabilities): Event[] {
+  const keepsDeactivated = caps.include_deactivated_groups === true;
+  const data = (event.data ?? {}) as Event;
+  if (event.op === "remove" && keepsDeactivated) return [];
+  if (event.op === "update" && "deactivated" in data && !keepsDeactivated) return [];
+  const { deactivated, for_reactivation, ...rest } = event;
+  if (event.op === "update" && "name" in data && deactivated === true && !keepsDeactivated) return [];
+  if (for_reactivation === true && keepsDeactivated) return [];
+  return [{ ...rest, ...extra }];
+}
+
 /** The events (zero, one or several) a queue receives for one published event. */
 export function shapeForQueue(event: Event, extra: Event | undefined, queue: QueueProfile, cache: ShapeCache): Event[] {
   const type = String(event.type);
@@ -121,6 +135,8 @@ export function shapeForQueue(event: Event, extra: Event | undefined, queue: Que
         return [{ ...rest, ...extra }];
       }
       break;
+    case "user_group":
+      return shapeUserGroup(event, extra, caps);
     case "delete_message":
       if (Array.isArray(event.message_ids) && !caps.bulk_message_deletion) {
         const { message_ids, ...rest } = event;

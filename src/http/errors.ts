@@ -71,3 +71,7 @@ export const badNarrow = (description: string) =>
 /** An event queue that does not exist, has expired, or belongs to someone else. */
 export const badEventQueueId = (queueId: string) =>
   new ZulipError(`Bad event queue ID: ${queueId}`, "BAD_EVENT_QUEUE_ID", 400, { queue_id: queueId });
+
+/** Zulip's CannotDeactivateGroupInUseError: lists every setting and group that still uses the group. */
+export const cannotDeactivateGroupInUse = (objections: Record<string, unknown>[]) =>
+  new ZulipError("Cannot deactivate user group in use.", "CANNOT_DEACTIVATE_GROUP_IN_USE", 400, { objections });

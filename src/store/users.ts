@@ -137,3 +137,14 @@ export async function getUserByApiEmail(db: Executor, realmId: number, email: st
     .where(sql<string>`lower(email)`, "=", email.trim().toLowerCase())
     .executeTakeFirst();
 }
+
+/** The organization's Notification Bot, which sends the notices Zulip's server writes. */
+export async function getNotificationBot(db: Executor, realmId: number): Promise<UserRow> {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where("email", "=", "notification-bot@zulip.com")
+    .where("is_system_bot", "=", 1)
+    .executeTakeFirstOrThrow();
+}
