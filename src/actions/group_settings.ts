@@ -100,6 +100,8 @@ export interface GroupSettingChangeResult {
   groupId: number;
   /** The new value as the API shows it (active members only, sorted). */
   value: GroupSettingValue;
+  /** The new value as requested, normalized. */
+  requested: GroupSettingValue;
 }
 
 /**
@@ -121,5 +123,5 @@ export async function applyGroupSettingChange(
   if (!groupSettingChangeNeeded(await groupSettingValueForApi(tx, currentGroupId), next, expected)) return undefined;
   const groupId = await resolveGroupSettingValue(tx, realm, setting, next, config, currentGroupId);
   if (groupId !== currentGroupId) await deleteAnonymousGroup(tx, currentGroupId);
-  return { groupId, value: await groupSettingValueForApi(tx, groupId) };
+  return { groupId, value: await groupSettingValueForApi(tx, groupId), requested: next };
 }

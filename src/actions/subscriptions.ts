@@ -86,7 +86,7 @@ async function sendStreamCreate(db: Executor, app: AppContext, events: PendingEv
  * peer_add / peer_remove to everyone tracking these channels' subscribers, except the users
  * who changed. Public channels changed for the same users share one event per audience.
  */
-async function sendPeerEvents(
+export async function sendPeerEvents(
   db: Executor,
   realm: Realm,
   events: PendingEvents,

@@ -12,6 +12,7 @@ import { renderRoutes } from "./render.js";
 import { eventRoutes } from "./events.js";
 import { presenceRoutes } from "./presence.js";
 import { channelFolderRoutes } from "./channel_folders.js";
+import { realmRoutes } from "./realm.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -28,4 +29,5 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...eventRoutes,
   ...presenceRoutes,
   ...channelFolderRoutes,
+  ...realmRoutes,
 ];

@@ -116,6 +116,12 @@ export async function usersSharingWith(db: Executor, userId: number): Promise<Se
     .where("theirs.active", "=", 1)
     .execute();
   for (const p of peers) out.add(p.user_id);
+  for (const id of await directMessagePeerIds(db, userId)) out.add(id);
+  return out;
+}
+
+/** Everyone in a direct-message conversation (one-on-one or group) the user received, the user included. */
+export async function directMessagePeerIds(db: Executor, userId: number): Promise<Set<number>> {
   const conversations = await db
     .selectFrom("user_messages")
     .innerJoin("messages", "messages.id", "user_messages.message_id")
@@ -124,8 +130,7 @@ export async function usersSharingWith(db: Executor, userId: number): Promise<Se
     .where("user_messages.user_id", "=", userId)
     .where("messages.dm_key", "is not", null)
     .execute();
-  for (const c of conversations) for (const id of c.dm_key!.split(",")) out.add(Number(id));
-  return out;
+  return new Set(conversations.flatMap((c) => c.dm_key!.split(",").map(Number)));
 }
 
 /** Looks a user up by the API `email` field only (which may be a placeholder address). */
@@ -147,4 +152,23 @@ export async function getNotificationBot(db: Executor, realmId: number): Promise
     .where("email", "=", "notification-bot@zulip.com")
     .where("is_system_bot", "=", 1)
     .executeTakeFirstOrThrow();
+}
+
+export type UserChanges = Partial<Pick<UserRow, "full_name" | "role" | "email" | "delivery_email" | "is_active">>;
+
+export async function updateUser(db: Executor, userId: number, changes: UserChanges): Promise<void> {
+  await db.updateTable("users").set(changes).where("id", "=", userId).execute();
+}
+
+/** Active human owners of the organization. */
+export async function activeHumanOwnerIds(db: Executor, realmId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom("users")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("role", "=", 100)
+    .where("is_active", "=", 1)
+    .where("is_bot", "=", 0)
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -1,10 +1,11 @@
 /** Channel folders over HTTP: who may change them, Zulip's errors, and the events they send. */
-import { test, before, after, describe, beforeEach, afterEach } from "node:test";
+import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
 import { ManualClock, startTestServer, type TestServer } from "../helpers/server.js";
-import { Api, type ParamValue } from "../helpers/client.js";
+import { Api, type ApiResponse, type ParamValue } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
-import { EventLog } from "../helpers/events.js";
+import { logEventsPerTest, type EventLog } from "../helpers/events.js";
+import { expectError, expectRefusedUnchanged, expectSuccess } from "../helpers/expect.js";
 
 let srv: TestServer;
 let t: TestRealm;
@@ -23,17 +24,8 @@ before(async () => {
   api = new Api(srv.url);
 });
 after(() => srv.close());
-beforeEach(() => {
-  log = new EventLog(srv);
-});
-afterEach(() => log.stop());
+logEventsPerTest(() => srv, (l) => (log = l));
 
-function expectError(r: { status: number; body: Record<string, any> }, msg: string, code = "BAD_REQUEST", status = 400) {
-  assert.deepEqual([r.status, r.body.result, r.body.msg, r.body.code], [status, "error", msg, code]);
-}
-function expectSuccess(r: { body: Record<string, any> }) {
-  assert.equal(r.body.result, "success", JSON.stringify(r.body));
-}
 
 let counter = 0;
 async function makeFolder(params: Record<string, ParamValue> = {}): Promise<number> {
@@ -48,13 +40,8 @@ async function allFolders(realmUser: TestUser = t.owner) {
 }
 const folderById = async (id: number) => (await allFolders()).find((f) => f.id === id);
 
-async function expectRefusedUnchanged(attempt: () => Promise<{ status: number; body: Record<string, any> }>, msg: string, code?: string) {
-  const before = await allFolders();
-  log.notices.length = 0;
-  expectError(await attempt(), msg, code);
-  assert.deepEqual(await allFolders(), before);
-  assert.deepEqual(log.notices, []);
-}
+const refusedUnchanged = (attempt: () => Promise<ApiResponse>, msg: string, code?: string) =>
+  expectRefusedUnchanged(allFolders, log, attempt, msg, code);
 
 const nonAdmins = () => [t.moderator, t.member, t.guest, t.bot];
 
@@ -80,13 +67,13 @@ describe("POST /channel_folders/create", () => {
 
   test("everyone else is refused before the parameters are read", async () => {
     for (const u of nonAdmins()) {
-      await expectRefusedUnchanged(
+      await refusedUnchanged(
         () => as(u).post("/channel_folders/create", { name: "Nope", description: "" }),
         "Must be an organization administrator",
         "UNAUTHORIZED_PRINCIPAL",
       );
     }
-    await expectRefusedUnchanged(() => as(t.member).post("/channel_folders/create", {}), "Must be an organization administrator", "UNAUTHORIZED_PRINCIPAL");
+    await refusedUnchanged(() => as(t.member).post("/channel_folders/create", {}), "Must be an organization administrator", "UNAUTHORIZED_PRINCIPAL");
   });
 
   test("names and descriptions in Zulip's words", async () => {
@@ -102,7 +89,7 @@ describe("POST /channel_folders/create", () => {
       [{ name: taken.toUpperCase(), description: "" }, `Channel folder '${taken.toUpperCase()}' already exists`],
     ];
     for (const [params, msg] of attempts) {
-      await expectRefusedUnchanged(() => as(t.admin).post("/channel_folders/create", params), msg, msg.startsWith("Missing") ? "REQUEST_VARIABLE_MISSING" : undefined);
+      await refusedUnchanged(() => as(t.admin).post("/channel_folders/create", params), msg, msg.startsWith("Missing") ? "REQUEST_VARIABLE_MISSING" : undefined);
     }
     expectSuccess(await as(t.admin).post("/channel_folders/create", { name: "y".repeat(60), description: "d".repeat(1024) }));
   });
@@ -138,15 +125,15 @@ describe("PATCH /channel_folders (reorder)", () => {
 
   test("a list missing a folder is refused; non-administrators are refused", async () => {
     const ids = (await allFolders()).map((f) => f.id);
-    await expectRefusedUnchanged(() => as(t.admin).patch("/channel_folders", { order: ids.slice(1) }), "Invalid order mapping.");
+    await refusedUnchanged(() => as(t.admin).patch("/channel_folders", { order: ids.slice(1) }), "Invalid order mapping.");
     const before = await allFolders();
     expectSuccess(await as(other.owner).patch("/channel_folders", { order: [...ids].reverse() }));
     assert.deepEqual(await allFolders(), before, "another organization's reorder touches only its own folders");
     assert.equal(log.notices.every((n) => n.realmId === other.realm.id), true);
     for (const u of nonAdmins()) {
-      await expectRefusedUnchanged(() => as(u).patch("/channel_folders", { order: ids }), "Must be an organization administrator", "UNAUTHORIZED_PRINCIPAL");
+      await refusedUnchanged(() => as(u).patch("/channel_folders", { order: ids }), "Must be an organization administrator", "UNAUTHORIZED_PRINCIPAL");
     }
-    await expectRefusedUnchanged(() => as(t.admin).patch("/channel_folders", { order: "[1," }), "order is not valid JSON");
+    await refusedUnchanged(() => as(t.admin).patch("/channel_folders", { order: "[1," }), "order is not valid JSON");
   });
 });
 
@@ -175,10 +162,10 @@ describe("PATCH /channel_folders/{id}", () => {
   test("who may: administrators only; other organizations' folders do not exist", async () => {
     const id = await makeFolder();
     for (const u of nonAdmins()) {
-      await expectRefusedUnchanged(() => as(u).patch(`/channel_folders/${id}`, { name: "x" }), "Must be an organization administrator", "UNAUTHORIZED_PRINCIPAL");
+      await refusedUnchanged(() => as(u).patch(`/channel_folders/${id}`, { name: "x" }), "Must be an organization administrator", "UNAUTHORIZED_PRINCIPAL");
     }
-    await expectRefusedUnchanged(() => as(other.owner).patch(`/channel_folders/${id}`, { name: "x" }), "Invalid channel folder ID");
-    await expectRefusedUnchanged(() => as(t.owner).patch("/channel_folders/999999", { name: "x" }), "Invalid channel folder ID");
+    await refusedUnchanged(() => as(other.owner).patch(`/channel_folders/${id}`, { name: "x" }), "Invalid channel folder ID");
+    await refusedUnchanged(() => as(t.owner).patch("/channel_folders/999999", { name: "x" }), "Invalid channel folder ID");
   });
 
   test("errors in Zulip's words; a refused request changes nothing", async () => {
@@ -194,7 +181,7 @@ describe("PATCH /channel_folders/{id}", () => {
       [{ description: "changed", name: "a\u0007b" }, "Invalid character in channel folder name, at position 2."],
       [{ is_archived: "yes" }, "is_archived is not valid JSON"],
     ];
-    for (const [params, msg] of attempts) await expectRefusedUnchanged(() => as(t.admin).patch(`/channel_folders/${id}`, params), msg);
+    for (const [params, msg] of attempts) await refusedUnchanged(() => as(t.admin).patch(`/channel_folders/${id}`, params), msg);
   });
 
   test("a folder with channels in it, archived channels included, cannot be archived", async () => {
@@ -202,7 +189,7 @@ describe("PATCH /channel_folders/{id}", () => {
     const created = await as(t.owner).post("/users/me/subscriptions", { subscriptions: [{ name: "in a folder" }] });
     expectSuccess(created);
     await srv.app.db.updateTable("streams").set({ folder_id: id, is_archived: 1 }).where("name", "=", "in a folder").execute();
-    await expectRefusedUnchanged(
+    await refusedUnchanged(
       () => as(t.admin).patch(`/channel_folders/${id}`, { description: "archived soon", is_archived: true }),
       "You need to remove all the channels from this folder to archive it.",
     );

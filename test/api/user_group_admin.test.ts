@@ -2,12 +2,13 @@
  * Changing user groups: PATCH, deactivation, members and subgroups, with the permission matrix,
  * Zulip's error texts, all-or-nothing requests and the events each change sends.
  */
-import { test, before, after, describe, beforeEach, afterEach } from "node:test";
+import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { Api, type ParamValue } from "../helpers/client.js";
+import { Api, type ApiResponse, type ParamValue } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
-import { EventLog } from "../helpers/events.js";
+import { logEventsPerTest, type EventLog } from "../helpers/events.js";
+import { expectError, expectRefusedUnchanged, expectSuccess } from "../helpers/expect.js";
 import { systemGroupIds } from "../../src/store/groups.js";
 
 let srv: TestServer;
@@ -30,18 +31,9 @@ before(async () => {
   sys = await systemGroupIds(srv.app.db, t.realm.id);
 });
 after(() => srv.close());
-beforeEach(() => {
-  log = new EventLog(srv);
-});
-afterEach(() => log.stop());
+logEventsPerTest(() => srv, (l) => (log = l));
 
-function expectError(r: { status: number; body: Record<string, any> }, msg: string, code = "BAD_REQUEST", status = 400) {
-  assert.deepEqual([r.status, r.body.result, r.body.msg, r.body.code], [status, "error", msg, code]);
-}
 
-function expectSuccess(r: { status: number; body: Record<string, any> }, why = "") {
-  assert.equal(r.body.result, "success", `${why} ${JSON.stringify(r.body)}`);
-}
 
 let counter = 0;
 /** A group made by the owner, managed by member2 alone unless told otherwise. */
@@ -70,13 +62,8 @@ async function groupRows(): Promise<number> {
 }
 
 /** Each refusal leaves the group as it was and announces nothing. */
-async function expectRefusedUnchanged(groupId: number, attempt: () => Promise<{ status: number; body: Record<string, any> }>, msg: string, code?: string) {
-  const before = await groupById(groupId);
-  log.notices.length = 0;
-  expectError(await attempt(), msg, code);
-  assert.deepEqual(await groupById(groupId), before);
-  assert.deepEqual(log.notices, []);
-}
+const refusedUnchanged = (groupId: number, attempt: () => Promise<ApiResponse>, msg: string, code?: string) =>
+  expectRefusedUnchanged(() => groupById(groupId), log, attempt, msg, code);
 
 describe("PATCH /user_groups/{id}: who may change a group", () => {
   test("owners (can_manage_all_groups) and the group's managers may; no role is enough by itself", async () => {
@@ -92,17 +79,17 @@ describe("PATCH /user_groups/{id}: who may change a group", () => {
       [t.bot, "This endpoint does not accept bot requests."],
       [other.owner, "Invalid user group"],
     ];
-    for (const [u, msg] of cases) await expectRefusedUnchanged(id, () => as(u).patch(`/user_groups/${id}`, { description: "nope" }), msg);
+    for (const [u, msg] of cases) await refusedUnchanged(id, () => as(u).patch(`/user_groups/${id}`, { description: "nope" }), msg);
   });
 
   test("members of the add/join/leave/remove settings may not change the group's settings", async () => {
     const id = await makeGroup({ can_join_group: sysId("role:members"), can_remove_members_group: anon([t.member.id]) });
-    await expectRefusedUnchanged(id, () => as(t.member).patch(`/user_groups/${id}`, { name: "mine" }), "Insufficient permission");
+    await refusedUnchanged(id, () => as(t.member).patch(`/user_groups/${id}`, { name: "mine" }), "Insufficient permission");
   });
 
   test("a guest in can_manage_group gets no permission from it; the guard answers first", async () => {
     const id = await makeGroup({ can_manage_group: anon([t.guest.id]) });
-    await expectRefusedUnchanged(id, () => as(t.guest).patch(`/user_groups/${id}`, { name: "g" }), "Not allowed for guest users");
+    await refusedUnchanged(id, () => as(t.guest).patch(`/user_groups/${id}`, { name: "g" }), "Not allowed for guest users");
   });
 
   test("when can_manage_all_groups names administrators, they may manage every group", async () => {
@@ -110,7 +97,7 @@ describe("PATCH /user_groups/{id}: who may change a group", () => {
     const restore = await setRealmGroupSetting("can_manage_all_groups", sysId("role:administrators"));
     try {
       expectSuccess(await as(t.admin).patch(`/user_groups/${id}`, { description: "by admin" }));
-      await expectRefusedUnchanged(id, () => as(t.moderator).patch(`/user_groups/${id}`, { description: "x" }), "Insufficient permission");
+      await refusedUnchanged(id, () => as(t.moderator).patch(`/user_groups/${id}`, { description: "x" }), "Insufficient permission");
     } finally {
       await restore();
     }
@@ -160,7 +147,7 @@ describe("PATCH /user_groups/{id}: name and description", () => {
       ["channel:x", "User group name cannot start with 'channel:'."],
       [taken, `User group '${taken}' already exists.`],
     ];
-    for (const [name, msg] of attempts) await expectRefusedUnchanged(id, () => as(t.owner).patch(`/user_groups/${id}`, { name }), msg);
+    for (const [name, msg] of attempts) await refusedUnchanged(id, () => as(t.owner).patch(`/user_groups/${id}`, { name }), msg);
     expectSuccess(await as(t.owner).patch(`/user_groups/${id}`, { name: "x".repeat(100) }));
   });
 
@@ -195,7 +182,7 @@ describe("PATCH /user_groups/{id}: permission settings", () => {
 
   test("can_mention_group accepts only the update-object form", async () => {
     const id = await makeGroup();
-    await expectRefusedUnchanged(
+    await refusedUnchanged(
       id,
       () => as(t.owner).patch(`/user_groups/${id}`, { can_mention_group: sysId("role:members") }),
       "can_mention_group is not a dict",
@@ -215,7 +202,7 @@ describe("PATCH /user_groups/{id}: permission settings", () => {
       ["can_remove_members_group", "role:everyone"],
     ];
     for (const [setting, group] of refused) {
-      await expectRefusedUnchanged(
+      await refusedUnchanged(
         id,
         () => as(t.owner).patch(`/user_groups/${id}`, { [setting]: { new: sysId(group) } }),
         `'${setting}' setting cannot be set to '${group}' group.`,
@@ -230,18 +217,18 @@ describe("PATCH /user_groups/{id}: permission settings", () => {
     const dead = await makeGroup();
     await srv.app.db.updateTable("user_groups").set({ deactivated: 1 }).where("id", "=", dead).execute();
     const patch = (setting: Record<string, ParamValue>) => () => as(t.owner).patch(`/user_groups/${id}`, setting);
-    await expectRefusedUnchanged(
+    await refusedUnchanged(
       id,
       patch({ can_join_group: { new: sysId("role:members"), old: sysId("role:members") } }),
       "'old' value does not match the expected value.",
       "EXPECTATION_MISMATCH",
     );
-    await expectRefusedUnchanged(id, patch({ can_join_group: { new: 999999 } }), "Invalid user group");
-    await expectRefusedUnchanged(id, patch({ can_join_group: { new: other.realm.groupSettings.can_create_groups } }), "Invalid user group");
-    await expectRefusedUnchanged(id, patch({ can_join_group: { new: dead } }), "User group is deactivated.");
-    await expectRefusedUnchanged(id, patch({ can_join_group: { new: anon([t.member.id], [dead]) } }), "User group is deactivated.");
-    await expectRefusedUnchanged(id, patch({ can_join_group: { new: anon([999999]) } }), "Invalid user ID: 999999");
-    await expectRefusedUnchanged(id, patch({ can_join_group: { new: anon([t.member.id], [999999]) } }), "Invalid user group ID: 999999");
+    await refusedUnchanged(id, patch({ can_join_group: { new: 999999 } }), "Invalid user group");
+    await refusedUnchanged(id, patch({ can_join_group: { new: other.realm.groupSettings.can_create_groups } }), "Invalid user group");
+    await refusedUnchanged(id, patch({ can_join_group: { new: dead } }), "User group is deactivated.");
+    await refusedUnchanged(id, patch({ can_join_group: { new: anon([t.member.id], [dead]) } }), "User group is deactivated.");
+    await refusedUnchanged(id, patch({ can_join_group: { new: anon([999999]) } }), "Invalid user ID: 999999");
+    await refusedUnchanged(id, patch({ can_join_group: { new: anon([t.member.id], [999999]) } }), "Invalid user group ID: 999999");
   });
 
   test("an unchanged value is a silent no-op, checked before the new value is", async () => {
@@ -263,7 +250,7 @@ describe("PATCH /user_groups/{id}: permission settings", () => {
 
   test("a request with a bad part changes nothing at all", async () => {
     const id = await makeGroup();
-    await expectRefusedUnchanged(
+    await refusedUnchanged(
       id,
       () =>
         as(t.owner).patch(`/user_groups/${id}`, {
@@ -279,7 +266,7 @@ describe("PATCH /user_groups/{id}: permission settings", () => {
   test("managers lose the group when they give management away", async () => {
     const id = await makeGroup();
     expectSuccess(await as(t.member2).patch(`/user_groups/${id}`, { can_manage_group: { new: anon([t.member.id]) } }));
-    await expectRefusedUnchanged(id, () => as(t.member2).patch(`/user_groups/${id}`, { description: "x" }), "Insufficient permission");
+    await refusedUnchanged(id, () => as(t.member2).patch(`/user_groups/${id}`, { description: "x" }), "Insufficient permission");
     expectSuccess(await as(t.member).patch(`/user_groups/${id}`, { description: "mine now" }));
   });
 });
@@ -295,7 +282,7 @@ describe("deactivating and reactivating groups", () => {
       [other.owner, "Invalid user group"],
     ];
     const id = await makeGroup();
-    for (const [u, msg] of refusals) await expectRefusedUnchanged(id, () => as(u).post(`/user_groups/${id}/deactivate`), msg);
+    for (const [u, msg] of refusals) await refusedUnchanged(id, () => as(u).post(`/user_groups/${id}/deactivate`), msg);
     expectSuccess(await as(t.member2).post(`/user_groups/${id}/deactivate`));
     assert.equal((await groupById(id)).deactivated, true);
     expectError(await as(t.member2).post(`/user_groups/${id}/deactivate`), "User group is deactivated.");
@@ -370,7 +357,7 @@ describe("deactivating and reactivating groups", () => {
       deactivated: true,
     });
     expectSuccess(await as(t.member2).post(`/user_groups/${id}/members`, { add: [t.member.id] }));
-    await expectRefusedUnchanged(id, () => as(t.member).patch(`/user_groups/${id}`, { description: "x" }), "Insufficient permission");
+    await refusedUnchanged(id, () => as(t.member).patch(`/user_groups/${id}`, { description: "x" }), "Insufficient permission");
   });
 
   test("deactivated=false reactivates: an update, then the group again for clients that dropped it", async () => {
@@ -406,17 +393,17 @@ describe("POST /user_groups/{id}/members", () => {
       [other.owner, "Invalid user group"],
     ];
     for (const [u, msg] of cases) {
-      await expectRefusedUnchanged(id, () => as(u).post(`/user_groups/${id}/members`, { add: [t.guest.id] }), msg);
+      await refusedUnchanged(id, () => as(u).post(`/user_groups/${id}/members`, { add: [t.guest.id] }), msg);
     }
     assert.deepEqual((await groupById(id)).members, [t.admin.id, t.moderator.id, t.bot.id].sort((a, b) => a - b));
   });
 
   test("joining oneself needs can_join_group (or can_add_members_group); leaving needs can_leave_group", async () => {
     const id = await makeGroup();
-    await expectRefusedUnchanged(id, () => as(t.member).post(`/user_groups/${id}/members`, { add: [t.member.id] }), "Insufficient permission");
+    await refusedUnchanged(id, () => as(t.member).post(`/user_groups/${id}/members`, { add: [t.member.id] }), "Insufficient permission");
     expectSuccess(await as(t.owner).patch(`/user_groups/${id}`, { can_join_group: { new: sysId("role:members") } }));
     expectSuccess(await as(t.member).post(`/user_groups/${id}/members`, { add: [t.member.id] }));
-    await expectRefusedUnchanged(
+    await refusedUnchanged(
       id,
       () => as(t.member).post(`/user_groups/${id}/members`, { add: [t.member.id, t.moderator.id] }),
       "Insufficient permission",
@@ -424,25 +411,25 @@ describe("POST /user_groups/{id}/members", () => {
     expectSuccess(await as(t.member).post(`/user_groups/${id}/members`, { delete: [t.member.id] }), "role:everyone may leave by default");
     expectSuccess(await as(t.member2).post(`/user_groups/${id}/members`, { add: [t.member.id] }));
     expectSuccess(await as(t.owner).patch(`/user_groups/${id}`, { can_leave_group: { new: sysId("role:nobody") } }));
-    await expectRefusedUnchanged(id, () => as(t.member).post(`/user_groups/${id}/members`, { delete: [t.member.id] }), "Insufficient permission");
+    await refusedUnchanged(id, () => as(t.member).post(`/user_groups/${id}/members`, { delete: [t.member.id] }), "Insufficient permission");
   });
 
   test("member errors in Zulip's words; a request with one bad part changes nothing", async () => {
     const id = await makeGroup({ members: [t.member.id] });
     const post = (params: Record<string, ParamValue>) => () => as(t.owner).post(`/user_groups/${id}/members`, params);
-    await expectRefusedUnchanged(
+    await refusedUnchanged(
       id,
       post({ add: [] }),
       'Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".',
     );
-    await expectRefusedUnchanged(id, post({ add: [999999] }), "Invalid user ID: 999999");
-    await expectRefusedUnchanged(id, post({ add: [other.member.id] }), `Invalid user ID: ${other.member.id}`);
-    await expectRefusedUnchanged(id, post({ add: [t.member2.id, t.member.id] }), `User ${t.member.id} is already a member of this group`);
-    await expectRefusedUnchanged(id, post({ delete: [t.member2.id] }), `There is no member '${t.member2.id}' in this user group`);
-    await expectRefusedUnchanged(id, post({ add: [t.member2.id], delete: [t.moderator.id] }), `There is no member '${t.moderator.id}' in this user group`);
+    await refusedUnchanged(id, post({ add: [999999] }), "Invalid user ID: 999999");
+    await refusedUnchanged(id, post({ add: [other.member.id] }), `Invalid user ID: ${other.member.id}`);
+    await refusedUnchanged(id, post({ add: [t.member2.id, t.member.id] }), `User ${t.member.id} is already a member of this group`);
+    await refusedUnchanged(id, post({ delete: [t.member2.id] }), `There is no member '${t.member2.id}' in this user group`);
+    await refusedUnchanged(id, post({ add: [t.member2.id], delete: [t.moderator.id] }), `There is no member '${t.moderator.id}' in this user group`);
     await srv.app.db.updateTable("users").set({ is_active: 0 }).where("id", "=", t.member2.id).execute();
     try {
-      await expectRefusedUnchanged(id, post({ add: [t.member2.id] }), `Invalid user ID: ${t.member2.id}`);
+      await refusedUnchanged(id, post({ add: [t.member2.id] }), `Invalid user ID: ${t.member2.id}`);
     } finally {
       await srv.app.db.updateTable("users").set({ is_active: 1 }).where("id", "=", t.member2.id).execute();
     }
@@ -494,7 +481,7 @@ describe("subgroups", () => {
     const child = await makeGroup();
     const id = await makeGroup({ can_add_members_group: anon([t.member.id]) });
     expectSuccess(await as(t.member).post(`/user_groups/${id}/subgroups`, { add: [child] }));
-    await expectRefusedUnchanged(id, () => as(t.member).post(`/user_groups/${id}/subgroups`, { delete: [child] }), "Insufficient permission");
+    await refusedUnchanged(id, () => as(t.member).post(`/user_groups/${id}/subgroups`, { delete: [child] }), "Insufficient permission");
     expectSuccess(await as(t.member2).post(`/user_groups/${id}/members`, { delete_subgroups: [child] }));
     expectSuccess(await as(t.owner).post(`/user_groups/${id}/members`, { add_subgroups: [child, sysId("role:moderators")] }));
     for (const [u, msg] of [
@@ -503,7 +490,7 @@ describe("subgroups", () => {
       [t.bot, "This endpoint does not accept bot requests."],
       [other.owner, "Invalid user group"],
     ] as [TestUser, string][]) {
-      await expectRefusedUnchanged(id, () => as(u).post(`/user_groups/${id}/subgroups`, { delete: [child] }), msg);
+      await refusedUnchanged(id, () => as(u).post(`/user_groups/${id}/subgroups`, { delete: [child] }), msg);
     }
     assert.deepEqual((await groupById(id)).direct_subgroup_ids, [sysId("role:moderators"), child].sort((a, b) => a - b));
   });
@@ -515,13 +502,13 @@ describe("subgroups", () => {
     const dead = await makeGroup();
     expectSuccess(await as(t.owner).post(`/user_groups/${dead}/deactivate`));
     const add = (group: number, ids: number[]) => () => as(t.owner).post(`/user_groups/${group}/subgroups`, { add: ids });
-    await expectRefusedUnchanged(a, add(a, [c]), `User group ${a} is already a subgroup of one of the passed subgroups.`);
-    await expectRefusedUnchanged(a, add(a, [a]), `User group ${a} is already a subgroup of one of the passed subgroups.`);
-    await expectRefusedUnchanged(b, add(b, [a]), `User group ${a} is already a subgroup of this group.`);
-    await expectRefusedUnchanged(b, add(b, [999999]), "Invalid user group ID: 999999");
-    await expectRefusedUnchanged(b, add(b, [dead]), "User group is deactivated.");
-    await expectRefusedUnchanged(c, () => as(t.owner).post(`/user_groups/${c}/subgroups`, { delete: [a] }), `User group ${a} is not a subgroup of this group.`);
-    await expectRefusedUnchanged(c, () => as(t.owner).post(`/user_groups/${c}/subgroups`, {}), 'Nothing to do. Specify at least one of "add" or "delete".');
+    await refusedUnchanged(a, add(a, [c]), `User group ${a} is already a subgroup of one of the passed subgroups.`);
+    await refusedUnchanged(a, add(a, [a]), `User group ${a} is already a subgroup of one of the passed subgroups.`);
+    await refusedUnchanged(b, add(b, [a]), `User group ${a} is already a subgroup of this group.`);
+    await refusedUnchanged(b, add(b, [999999]), "Invalid user group ID: 999999");
+    await refusedUnchanged(b, add(b, [dead]), "User group is deactivated.");
+    await refusedUnchanged(c, () => as(t.owner).post(`/user_groups/${c}/subgroups`, { delete: [a] }), `User group ${a} is not a subgroup of this group.`);
+    await refusedUnchanged(c, () => as(t.owner).post(`/user_groups/${c}/subgroups`, {}), 'Nothing to do. Specify at least one of "add" or "delete".');
   });
 
   test("changes are announced to every active user", async () => {
