@@ -33,6 +33,7 @@ import { groupSettingValueForApi } from "../format/group_setting.js";
 import { allChannelAudiences, announceChannelAudienceChanges } from "./channel_visibility.js";
 import { sendPeerEvents } from "./subscriptions.js";
 import { updateProfileDataInTx, type ProfileDataEntry } from "./custom_profile_fields.js";
+import { canChangeUserEmails } from "./users.js";
 
 const noSuchUser = () => badRequest("No such user");
 const insufficientPermission = () => badRequest("Insufficient permission");
@@ -131,9 +132,6 @@ async function changeFullNameInTx(tx: Tx, events: PendingEvents, realm: Realm, t
   await sendUserUpdate(tx, events, realm, target, { full_name: fullName });
   if (target.is_bot === 1) await sendBotUpdate(tx, events, realm, target, { full_name: fullName });
 }
-
-/** The user's special permission to change other users' addresses, granted by server administrators. */
-export const canChangeUserEmails = (user: UserRow) => userProps(user).can_change_user_emails === true;
 
 async function changeEmailInTx(tx: Tx, events: PendingEvents, realm: Realm, target: UserRow, email: string) {
   if (!isValidEmail(email)) throw badRequest("Invalid address.");
