@@ -202,18 +202,18 @@ async function directGroupsOf(tx: Tx, userId: number): Promise<{ named: number[]
 }
 
 /**
- * The users in `to` learn the values of the settings held by anonymous groups `userId` is in:
- * each one's named-group or organization setting is announced with its value now.
+ * Tells the users in `to` the values of the settings these anonymous groups hold: each group's
+ * named-group or organization setting is announced with its value now.
  */
 async function announceAnonymousSettings(tx: Tx, events: PendingEvents, realm: Realm, anonymous: number[], to: number[]) {
   if (!anonymous.length || !to.length) return;
-  const named = await listNamedGroups(tx, realm.id, true);
+  const named = (await listNamedGroups(tx, realm.id, true)).map((g) => ({ id: g.id, settings: JSON.parse(g.group_settings) as Record<string, number> }));
   for (const groupId of anonymous) {
     const value = await groupSettingValueForApi(tx, groupId);
-    const owner = named.find((g) => Object.values(JSON.parse(g.group_settings) as Record<string, number>).includes(groupId));
-    if (owner) {
-      const setting = USER_GROUP_SETTINGS.find((s) => (JSON.parse(owner.group_settings) as Record<string, number>)[s] === groupId)!;
-      events.send({ realmId: realm.id, event: { type: "user_group", op: "update", group_id: owner.id, data: { [setting]: value } }, userIds: to });
+    const holder = named.find((g) => USER_GROUP_SETTINGS.some((s) => g.settings[s] === groupId));
+    if (holder) {
+      const setting = USER_GROUP_SETTINGS.find((s) => holder.settings[s] === groupId)!;
+      events.send({ realmId: realm.id, event: { type: "user_group", op: "update", group_id: holder.id, data: { [setting]: value } }, userIds: to });
       continue;
     }
     const setting = Object.keys(REALM_PERMISSION_SETTINGS).find((s) => realm.groupSettings[s] === groupId);

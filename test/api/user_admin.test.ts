@@ -380,7 +380,12 @@ describe("DELETE /users/{id}", () => {
 describe("POST /users/{id}/reactivate", () => {
   test("administrators bring users back; the user and their groups are announced again", async () => {
     const t = await freshRealm();
-    const group = await as(t.owner).post("/user_groups/create", { name: "team", description: "", members: [t.member.id] });
+    const group = await as(t.owner).post("/user_groups/create", {
+      name: "team",
+      description: "",
+      members: [t.member.id],
+      can_mention_group: { direct_members: [t.member.id, t.admin.id], direct_subgroups: [] },
+    });
     expectSuccess(await as(t.admin).delete(`/users/${t.member.id}`));
     for (const u of [t.moderator, t.member2, t.guest, t.bot]) {
       await refusedUnchanged([t.member.id], () => as(u).post(`/users/${t.member.id}/reactivate`), "Insufficient permission");
@@ -394,6 +399,17 @@ describe("POST /users/{id}/reactivate", () => {
     ]);
     const added = log.of("user_group", "add_members").map((n) => n.event.group_id);
     assert.equal(added.includes(group.body.group_id), true);
+    assert.deepEqual(log.of("user_group", "update").map((n) => [n.event, n.userIds]), [
+      [
+        {
+          type: "user_group",
+          op: "update",
+          group_id: group.body.group_id,
+          data: { can_mention_group: { direct_members: [t.admin.id, t.member.id].sort((a, b) => a - b), direct_subgroups: [] } },
+        },
+        idsOf(t),
+      ],
+    ]);
     expectSuccess(await as(t.member).get("/users/me"), "the account works again");
   });
 
