@@ -13,12 +13,15 @@ import {
   checkAnonymousValueForSetting,
   checkNamedGroupForSetting,
   firstMissing,
+  groupSettingChangeNeeded,
   normalizeGroupSettingValue,
   userGroupDeactivated,
   type AnonymousGroupValue,
   type GroupPermissionConfig,
+  type GroupSettingChange,
   type GroupSettingValue,
 } from "../domain/group_setting_value.js";
+import { groupSettingValueForApi } from "../format/group_setting.js";
 
 export const invalidUserGroup = () => badRequest("Invalid user group");
 
@@ -82,4 +85,43 @@ export async function resolveGroupSettingValue(
     }
   }
   return createAnonymousGroup(tx, realm.id, checked.direct_members, checked.direct_subgroups);
+}
+
+/** Removes an anonymous group no setting points at any more. */
+async function deleteAnonymousGroup(tx: Tx, groupId: number): Promise<void> {
+  const row = await tx.selectFrom("user_groups").select("name").where("id", "=", groupId).executeTakeFirst();
+  if (!row || row.name !== null) return;
+  await tx.deleteFrom("user_group_members").where("group_id", "=", groupId).execute();
+  await tx.deleteFrom("user_group_subgroups").where("group_id", "=", groupId).execute();
+  await tx.deleteFrom("user_groups").where("id", "=", groupId).execute();
+}
+
+export interface GroupSettingChangeResult {
+  groupId: number;
+  /** The new value as the API shows it (active members only, sorted). */
+  value: GroupSettingValue;
+  /** The new value as requested, normalized. */
+  requested: GroupSettingValue;
+}
+
+/**
+ * Applies a `{new, old}` change to a setting that now points at `currentGroupId`, as Zulip's
+ * views do: both values are normalized, a given `old` must match, an unchanged `new` is a
+ * silent no-op (undefined), and a setting leaving an anonymous value drops that group.
+ */
+export async function applyGroupSettingChange(
+  tx: Tx,
+  realm: Realm,
+  setting: string,
+  change: GroupSettingChange,
+  config: GroupPermissionConfig,
+  currentGroupId: number,
+): Promise<GroupSettingChangeResult | undefined> {
+  const nobody = await nobodyGroupId(tx, realm.id);
+  const next = normalizeGroupSettingValue(change.new, nobody);
+  const expected = change.old === undefined ? undefined : normalizeGroupSettingValue(change.old, nobody);
+  if (!groupSettingChangeNeeded(await groupSettingValueForApi(tx, currentGroupId), next, expected)) return undefined;
+  const groupId = await resolveGroupSettingValue(tx, realm, setting, next, config, currentGroupId);
+  if (groupId !== currentGroupId) await deleteAnonymousGroup(tx, currentGroupId);
+  return { groupId, value: await groupSettingValueForApi(tx, groupId), requested: next };
 }

@@ -77,7 +77,7 @@ async function metadataGroupUserIds(db: Executor, realm: Realm, stream: StreamRo
  * peer_add / peer_remove to everyone tracking these channels' subscribers, except the users
  * who changed. Public channels changed for the same users share one event per audience.
  */
-async function sendPeerEvents(
+export async function sendPeerEvents(
   db: Executor,
   realm: Realm,
   events: PendingEvents,

@@ -94,6 +94,15 @@ export async function setCanCreateUsers(app: AppContext, userId: number, allowed
   await setUserProp(app.db, userId, "can_create_users", allowed);
 }
 
+/** Zulip's `can_change_user_emails` special permission, granted by server administrators only. */
+export function canChangeUserEmails(user: UserRow): boolean {
+  return JSON.parse(user.props).can_change_user_emails === true;
+}
+
+export async function setCanChangeUserEmails(app: AppContext, userId: number, allowed: boolean): Promise<void> {
+  await setUserProp(app.db, userId, "can_change_user_emails", allowed);
+}
+
 const noSuchUser = () => badRequest("No such user");
 
 /**

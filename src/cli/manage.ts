@@ -11,7 +11,7 @@ import { loadConfig } from "../config.js";
 import { openAppContext } from "../server.js";
 import { ZulipError } from "../http/errors.js";
 import { createRealm } from "../actions/realms.js";
-import { doCreateUser, setCanCreateUsers } from "../actions/users.js";
+import { doCreateUser, setCanChangeUserEmails, setCanCreateUsers } from "../actions/users.js";
 import { getRealmByStringId, type Realm } from "../store/realms.js";
 import { getUserByDeliveryEmail, type UserRow } from "../store/users.js";
 import { Role } from "../domain/roles.js";
@@ -22,7 +22,7 @@ export const USAGE = `Usage: confab <command> [options]
 Commands:
   create-realm   --string-id ID --name NAME
   create-user    --realm ID --email EMAIL --full-name NAME [--role owner|admin|moderator|member|guest]
-                 [--password PASSWORD] [--can-create-users]
+                 [--password PASSWORD] [--can-create-users] [--can-change-user-emails]
   print-api-key  --realm ID --email EMAIL
   write-zuliprc  --realm ID --email EMAIL [--output FILE]
 
@@ -100,6 +100,7 @@ const COMMANDS: Record<string, { options: Record<string, { type: "string" | "boo
       role: { type: "string" },
       password: { type: "string" },
       "can-create-users": { type: "boolean" },
+      "can-change-user-emails": { type: "boolean" },
     },
     async run(app, values, io) {
       const realm = await findRealm(app, required(values, "realm"));
@@ -113,6 +114,7 @@ const COMMANDS: Record<string, { options: Record<string, { type: "string" | "boo
         role,
       });
       if (values["can-create-users"]) await setCanCreateUsers(app, user.id, true);
+      if (values["can-change-user-emails"]) await setCanChangeUserEmails(app, user.id, true);
       io.out(`Created user ${user.delivery_email} (id ${user.id}) in organization '${realm.string_id}'.`);
     },
   },

@@ -7,6 +7,8 @@
 import { z } from "zod";
 import { ZulipError, badRequest } from "../http/errors.js";
 import type { SystemGroupName } from "./system_groups.js";
+import { isGuest } from "./roles.js";
+import type { GroupPermissionSetting } from "./permission_settings.js";
 
 export interface AnonymousGroupValue {
   direct_members: number[];
@@ -35,6 +37,8 @@ export interface GroupPermissionConfig {
   allowEveryoneGroup: boolean;
   /** When non-empty, the only system groups the setting may name. */
   allowedSystemGroups: readonly SystemGroupName[];
+  /** System groups the setting may never name. */
+  refusedSystemGroups: readonly SystemGroupName[];
 }
 
 /** Zulip's GroupPermissionSetting defaults: any group but role:internet, no system group required. */
@@ -45,8 +49,20 @@ export function permissionConfig(overrides: Partial<GroupPermissionConfig>): Gro
     allowNobodyGroup: true,
     allowEveryoneGroup: false,
     allowedSystemGroups: [],
+    refusedSystemGroups: [],
     ...overrides,
   };
+}
+
+/** The rules of a setting as POST /register reports them, in the form these checks use. */
+export function permissionConfigOf(setting: GroupPermissionSetting): GroupPermissionConfig {
+  return permissionConfig({
+    requireSystemGroup: setting.require_system_group,
+    allowInternetGroup: setting.allow_internet_group,
+    allowNobodyGroup: setting.allow_nobody_group,
+    allowEveryoneGroup: setting.allow_everyone_group,
+    allowedSystemGroups: setting.allowed_system_groups as SystemGroupName[],
+  });
 }
 
 export const USER_GROUP_SETTINGS = [
@@ -88,7 +104,8 @@ export const USER_GROUP_PERMISSION_SETTINGS: Record<UserGroupSetting, UserGroupS
     defaultForSystemGroups: "role:nobody",
   },
   can_mention_group: {
-    ...permissionConfig({ allowEveryoneGroup: true }),
+    // The product forbids role:owners here, as Zulip's documentation of this setting says.
+    ...permissionConfig({ allowEveryoneGroup: true, refusedSystemGroups: ["role:owners"] }),
     defaultValue: "role:everyone",
     defaultForSystemGroups: "role:nobody",
   },
@@ -162,6 +179,21 @@ export function checkNamedGroupForSetting(setting: string, group: NamedGroupFact
   if (config.allowedSystemGroups.length && !(config.allowedSystemGroups as readonly string[]).includes(group.name)) {
     throw refuse(group.name);
   }
+  if (group.isSystemGroup && (config.refusedSystemGroups as readonly string[]).includes(group.name)) throw refuse(group.name);
+}
+
+/**
+ * Zulip's user_has_permission_for_group_setting, given every group the user belongs to:
+ * guests never hold a permission whose setting may not name role:everyone.
+ */
+export function hasGroupPermission(
+  user: { role: number },
+  userGroups: ReadonlySet<number>,
+  settingGroupId: number,
+  config: Pick<GroupPermissionConfig, "allowEveryoneGroup">,
+): boolean {
+  if (!config.allowEveryoneGroup && isGuest(user.role)) return false;
+  return userGroups.has(settingGroupId);
 }
 
 /** Checks an anonymous value's shape against the setting (its members are checked against the database). */

@@ -77,3 +77,20 @@ export const REALM_PROP_DEFAULTS = {
   email_address_visibility: EMAIL_ADDRESS_VISIBILITY.ADMINS as number,
 };
 export type RealmProps = typeof REALM_PROP_DEFAULTS;
+
+/** Zulip's RealmTopicsPolicyEnum: the organization-wide policies and their stored numbers. */
+export const REALM_TOPICS_POLICIES = { allow_empty_topic: 2, disable_empty_topic: 3 } as const;
+export type RealmTopicsPolicyName = keyof typeof REALM_TOPICS_POLICIES;
+
+/** Organization permission settings only owners may change. */
+export const OWNER_ONLY_REALM_GROUP_SETTINGS = [
+  "create_multiuse_invite_group",
+  "can_create_groups",
+  "can_invite_users_group",
+  "can_manage_all_groups",
+  "can_manage_billing_group",
+];
+
+/** Zulip's text for features a limited (free Cloud) plan lacks. */
+export const UPGRADE_TEXT_STANDARD = "Available on Zulip Cloud Standard. Upgrade to access.";
+export const PLAN_TYPE_LIMITED = 2;

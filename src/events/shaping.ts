@@ -17,6 +17,9 @@
  * - archiving a channel publishes a `stream` update of `is_archived` (for clients that declared
  *   `archived_channels`) and a `stream` delete marked `for_archiving: true` (for the others);
  *   unarchiving likewise pairs the update with a create marked `for_unarchiving: true`.
+ * - user_group `update` events for a rename carry `deactivated` (whether the group is), and the
+ *   `add` event announcing a reactivated group carries `for_reactivation: true`: clients that
+ *   keep deactivated groups (`include_deactivated_groups`) and those that drop them get different events.
  */
 import { messageMatchesNarrow, type NarrowTerm, type NarrowedMessage } from "../domain/event_narrow.js";
 import { EMPTY_TOPIC_DISPLAY_NAME } from "../domain/limits.js";
@@ -113,6 +116,17 @@ function showEmptyTopics(event: Event, keys: readonly string[], caps: ClientCapa
   return out;
 }
 
+function shapeUserGroup(event: Event, extra: Event | undefined, caps: ClientCapabilities): Event[] {
+  const keepsDeactivated = caps.include_deactivated_groups === true;
+  const data = (event.data ?? {}) as Event;
+  if (event.op === "remove" && keepsDeactivated) return [];
+  if (event.op === "update" && "deactivated" in data && !keepsDeactivated) return [];
+  const { deactivated, for_reactivation, ...rest } = event;
+  if (event.op === "update" && "name" in data && deactivated === true && !keepsDeactivated) return [];
+  if (for_reactivation === true && keepsDeactivated) return [];
+  return [{ ...rest, ...extra }];
+}
+
 /** The events (zero, one or several) a queue receives for one published event. */
 export function shapeForQueue(event: Event, extra: Event | undefined, queue: QueueProfile, cache: ShapeCache): Event[] {
   const type = String(event.type);
@@ -144,6 +158,8 @@ export function shapeForQueue(event: Event, extra: Event | undefined, queue: Que
         return [{ ...rest, ...extra }];
       }
       break;
+    case "user_group":
+      return shapeUserGroup(event, extra, caps);
     case "stream": {
       const shaped = shapeStream(event, caps);
       if (shaped) return shaped.map((e) => (extra ? { ...e, ...extra } : e));

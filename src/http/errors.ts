@@ -118,3 +118,6 @@ export const invitationFailed = (
 /** Zulip's ValidationFailureError: the first message, and every message by field in `errors`. */
 export const validationFailure = (errors: Record<string, string[]>) =>
   badRequest(Object.values(errors)[0][0], { errors });
+/** Zulip's CannotDeactivateGroupInUseError: lists every setting and group that still uses the group. */
+export const cannotDeactivateGroupInUse = (objections: Record<string, unknown>[]) =>
+  new ZulipError("Cannot deactivate user group in use.", "CANNOT_DEACTIVATE_GROUP_IN_USE", 400, { objections });

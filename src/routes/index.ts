@@ -17,6 +17,8 @@ import { onboardingRoutes } from "./onboarding.js";
 import { linkifierRoutes } from "./linkifiers.js";
 import { channelAdminRoutes } from "./channel_admin.js";
 import { messageEditRoutes } from "./message_edit.js";
+import { channelFolderRoutes } from "./channel_folders.js";
+import { realmRoutes } from "./realm.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -38,4 +40,6 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...linkifierRoutes,
   ...channelAdminRoutes,
   ...messageEditRoutes,
+  ...channelFolderRoutes,
+  ...realmRoutes,
 ];

@@ -1,6 +1,9 @@
 import { endpoint } from "../http/endpoint.js";
 import { P } from "../http/params.js";
+import { z } from "zod";
 import { requireRealmAdmin } from "../http/guards.js";
+import { ROLE_CODES } from "../domain/roles.js";
+import { doDeactivateUser, doReactivateUser, doUpdateUser } from "../actions/user_admin.js";
 import {
   accessUserByEmail,
   accessUserById,
@@ -9,6 +12,10 @@ import {
   userForApi,
   usersForApi,
 } from "../actions/users.js";
+
+const roleSchema = z.union(ROLE_CODES.map((code) => z.literal(code)) as unknown as [z.ZodLiteral<number>, z.ZodLiteral<number>]);
+const profileDataSchema = z.array(z.object({ id: z.int(), value: z.union([z.string(), z.array(z.int()), z.null()]) }));
+const USER = "/users/:user_id(^\\d+$)";
 
 const displayParams = {
   client_gravatar: P.bool().default(true),
@@ -62,5 +69,39 @@ export const userRoutes = [
     handler: async ({ app, caller, path }, p) => ({
       user: await userForApi(app, caller, await accessUserByEmail(app, caller, String(path.email)), displayOptions(p)),
     }),
+  }),
+
+  // No role is required up front: administering a user (or one's own bot) is checked per target.
+  endpoint({
+    method: "PATCH",
+    path: USER,
+    params: {
+      full_name: P.string().optional(),
+      new_email: P.string().optional(),
+      profile_data: P.json(profileDataSchema).optional(),
+      role: P.json(roleSchema).optional(),
+    },
+    handler: async ({ app, caller, path }, p) =>
+      doUpdateUser(app, caller, path.user_id as number, {
+        fullName: p.full_name,
+        role: p.role,
+        profileData: p.profile_data,
+        newEmail: p.new_email,
+      }),
+  }),
+
+  endpoint({
+    method: "DELETE",
+    path: USER,
+    // Zulip emails the comment to the user; Confab sends no email, so it is accepted and dropped.
+    params: { deactivation_notification_comment: P.string({ maxLength: 2000 }).optional() },
+    handler: async ({ app, caller, path }) => doDeactivateUser(app, caller, path.user_id as number),
+  }),
+
+  endpoint({
+    method: "POST",
+    path: `${USER}/reactivate`,
+    params: {},
+    handler: async ({ app, caller, path }) => doReactivateUser(app, caller, path.user_id as number),
   }),
 ];

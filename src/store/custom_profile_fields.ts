@@ -1,7 +1,7 @@
-import type { Executor } from "./schema.js";
+import type { Insertable, Selectable } from "kysely";
+import type { CustomProfileFieldTable, Executor } from "./schema.js";
+import { isRenderedFieldType } from "../domain/custom_profile_fields.js";
 
-/** Field types whose values are Markdown and carry a rendered_value: short and long text. */
-const RENDERED_FIELD_TYPES = [1, 2];
 
 export interface ProfileFieldValue {
   value: string;
@@ -27,10 +27,67 @@ export async function profileDataByUser(db: Executor, realmId: number, userIds?:
   if (userIds) q = q.where("custom_profile_values.user_id", "in", userIds);
   for (const row of await q.orderBy("custom_profile_values.field_id").execute()) {
     const data = out.get(row.user_id) ?? {};
-    data[String(row.field_id)] = RENDERED_FIELD_TYPES.includes(row.field_type)
+    data[String(row.field_id)] = isRenderedFieldType(row.field_type)
       ? { value: row.value, rendered_value: row.rendered_value }
       : { value: row.value };
     out.set(row.user_id, data);
   }
   return out;
+}
+
+export type CustomProfileFieldRow = Selectable<CustomProfileFieldTable>;
+
+export async function getCustomProfileField(db: Executor, realmId: number, id: number): Promise<CustomProfileFieldRow | undefined> {
+  return db.selectFrom("custom_profile_fields").selectAll().where("realm_id", "=", realmId).where("id", "=", id).executeTakeFirst();
+}
+
+/** Labels are unique per organization, compared exactly. */
+export async function customProfileFieldNameTaken(db: Executor, realmId: number, name: string): Promise<boolean> {
+  return !!(await db.selectFrom("custom_profile_fields").select("id").where("realm_id", "=", realmId).where("name", "=", name).executeTakeFirst());
+}
+
+export async function countFieldsInProfileSummary(db: Executor, realmId: number): Promise<number> {
+  const rows = await db
+    .selectFrom("custom_profile_fields")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("display_in_profile_summary", "=", 1)
+    .execute();
+  return rows.length;
+}
+
+/** Adds a field after every existing one (its order is its id, as in Zulip). */
+export async function insertCustomProfileField(
+  db: Executor,
+  values: Omit<Insertable<CustomProfileFieldTable>, "order">,
+): Promise<number> {
+  const { id } = await db.insertInto("custom_profile_fields").values({ ...values, order: 0 }).returning("id").executeTakeFirstOrThrow();
+  await db.updateTable("custom_profile_fields").set({ order: id }).where("id", "=", id).execute();
+  return id;
+}
+
+export async function getProfileValue(db: Executor, userId: number, fieldId: number) {
+  return db.selectFrom("custom_profile_values").selectAll().where("user_id", "=", userId).where("field_id", "=", fieldId).executeTakeFirst();
+}
+
+export async function setProfileValue(db: Executor, userId: number, fieldId: number, value: string, renderedValue: string | null): Promise<void> {
+  const existing = await getProfileValue(db, userId, fieldId);
+  if (existing) {
+    await db
+      .updateTable("custom_profile_values")
+      .set({ value, rendered_value: renderedValue })
+      .where("user_id", "=", userId)
+      .where("field_id", "=", fieldId)
+      .execute();
+  } else {
+    await db.insertInto("custom_profile_values").values({ user_id: userId, field_id: fieldId, value, rendered_value: renderedValue }).execute();
+  }
+}
+
+export async function deleteProfileValue(db: Executor, userId: number, fieldId: number): Promise<void> {
+  await db.deleteFrom("custom_profile_values").where("user_id", "=", userId).where("field_id", "=", fieldId).execute();
+}
+
+export async function listCustomProfileFields(db: Executor, realmId: number): Promise<CustomProfileFieldRow[]> {
+  return db.selectFrom("custom_profile_fields").selectAll().where("realm_id", "=", realmId).orderBy("order").orderBy("id").execute();
 }

@@ -44,3 +44,11 @@ export async function getDefaultRealm(db: Executor): Promise<Realm | undefined> 
   const row = await db.selectFrom("realms").selectAll().orderBy("id").limit(1).executeTakeFirst();
   return row && toRealm(row);
 }
+
+export async function updateRealmRow(
+  db: Executor,
+  realmId: number,
+  changes: Partial<Pick<RealmRow, "name" | "description" | "props" | "group_settings">>,
+): Promise<void> {
+  await db.updateTable("realms").set(changes).where("id", "=", realmId).execute();
+}

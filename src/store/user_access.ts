@@ -6,38 +6,15 @@
 import type { Executor } from "./schema.js";
 import type { Realm } from "./realms.js";
 import { isUserInGroup, recursiveMemberIds } from "./groups.js";
+import { usersSharingWith } from "./users.js";
 
 export async function canAccessAllUsers(db: Executor, realm: Realm, userId: number): Promise<boolean> {
   return isUserInGroup(db, realm.id, userId, realm.groupSettings.can_access_all_users_group);
 }
 
-/** People who share an active channel subscription or a direct message conversation with the user. */
-async function peersOf(db: Executor, userId: number): Promise<Set<number>> {
-  const coSubscribers = await db
-    .selectFrom("subscriptions as mine")
-    .innerJoin("subscriptions as theirs", "theirs.stream_id", "mine.stream_id")
-    .select("theirs.user_id")
-    .distinct()
-    .where("mine.user_id", "=", userId)
-    .where("mine.active", "=", 1)
-    .where("theirs.active", "=", 1)
-    .execute();
-  const conversations = await db
-    .selectFrom("user_messages")
-    .innerJoin("messages", "messages.id", "user_messages.message_id")
-    .select("messages.dm_key")
-    .distinct()
-    .where("user_messages.user_id", "=", userId)
-    .where("messages.dm_key", "is not", null)
-    .execute();
-  const peers = new Set(coSubscribers.map((r) => r.user_id));
-  for (const { dm_key } of conversations) for (const id of dm_key!.split(",")) peers.add(Number(id));
-  return peers;
-}
-
 /** Everyone `viewer` can access, when they cannot access all users. */
 export async function accessibleUserIds(db: Executor, realm: Realm, viewerId: number): Promise<Set<number>> {
-  const accessible = await peersOf(db, viewerId);
+  const accessible = await usersSharingWith(db, viewerId);
   accessible.add(viewerId);
   const bots = await db.selectFrom("users").select("id").where("realm_id", "=", realm.id).where("is_bot", "=", 1).execute();
   for (const b of bots) accessible.add(b.id);
@@ -51,11 +28,12 @@ export async function userIdsWhoCanAccess(db: Executor, realm: Realm, target: { 
     .select("id")
     .where("realm_id", "=", realm.id)
     .where("is_active", "=", 1)
+    .where("is_system_bot", "=", 0)
     .orderBy("id")
     .execute();
   if (target.is_bot === 1) return active.map((u) => u.id);
   const everyone = new Set(await recursiveMemberIds(db, realm.id, realm.groupSettings.can_access_all_users_group));
-  const peers = await peersOf(db, target.id);
+  const peers = await usersSharingWith(db, target.id);
   return active.map((u) => u.id).filter((id) => id === target.id || everyone.has(id) || peers.has(id));
 }
 

@@ -100,3 +100,30 @@ export async function systemBotIds(db: Executor, realmId: number): Promise<Set<n
   const rows = await db.selectFrom("users").select("id").where("realm_id", "=", realmId).where("is_system_bot", "=", 1).execute();
   return new Set(rows.map((r) => r.id));
 }
+
+export type NamedGroupChanges = Partial<Pick<UserGroupRow, "name" | "description" | "deactivated" | "group_settings">>;
+
+export async function updateNamedGroup(db: Executor, groupId: number, changes: NamedGroupChanges): Promise<void> {
+  await db.updateTable("user_groups").set(changes).where("id", "=", groupId).execute();
+}
+
+export async function removeGroupMembers(db: Executor, groupId: number, userIds: number[]): Promise<void> {
+  if (!userIds.length) return;
+  await db.deleteFrom("user_group_members").where("group_id", "=", groupId).where("user_id", "in", userIds).execute();
+}
+
+export async function removeSubgroups(db: Executor, groupId: number, subgroupIds: number[]): Promise<void> {
+  if (!subgroupIds.length) return;
+  await db.deleteFrom("user_group_subgroups").where("group_id", "=", groupId).where("subgroup_id", "in", subgroupIds).execute();
+}
+
+/** Groups that have `groupId` as a direct subgroup, named or anonymous. */
+export async function directSupergroups(db: Executor, groupId: number): Promise<{ id: number; name: string | null; deactivated: number }[]> {
+  return db
+    .selectFrom("user_group_subgroups")
+    .innerJoin("user_groups", "user_groups.id", "user_group_subgroups.group_id")
+    .select(["user_groups.id", "user_groups.name", "user_groups.deactivated"])
+    .where("user_group_subgroups.subgroup_id", "=", groupId)
+    .orderBy("user_groups.id")
+    .execute();
+}

@@ -100,6 +100,38 @@ export async function setUserProp(db: Executor, userId: number, key: string, val
   await db.updateTable("users").set({ props: JSON.stringify(props) }).where("id", "=", userId).execute();
 }
 
+/**
+ * Users a guest shares something with: themselves, everyone subscribed to a channel they are
+ * subscribed to, and everyone in a direct-message conversation they received.
+ */
+export async function usersSharingWith(db: Executor, userId: number): Promise<Set<number>> {
+  const out = new Set<number>([userId]);
+  const peers = await db
+    .selectFrom("subscriptions as mine")
+    .innerJoin("subscriptions as theirs", "theirs.stream_id", "mine.stream_id")
+    .select("theirs.user_id")
+    .distinct()
+    .where("mine.user_id", "=", userId)
+    .where("mine.active", "=", 1)
+    .where("theirs.active", "=", 1)
+    .execute();
+  for (const p of peers) out.add(p.user_id);
+  for (const id of await directMessagePeerIds(db, userId)) out.add(id);
+  return out;
+}
+
+/** Everyone in a direct-message conversation (one-on-one or group) the user received, the user included. */
+export async function directMessagePeerIds(db: Executor, userId: number): Promise<Set<number>> {
+  const conversations = await db
+    .selectFrom("user_messages")
+    .innerJoin("messages", "messages.id", "user_messages.message_id")
+    .select("messages.dm_key")
+    .distinct()
+    .where("user_messages.user_id", "=", userId)
+    .where("messages.dm_key", "is not", null)
+    .execute();
+  return new Set(conversations.flatMap((c) => c.dm_key!.split(",").map(Number)));
+}
 
 /** Looks a user up by the API `email` field only (which may be a placeholder address). */
 export async function getUserByApiEmail(db: Executor, realmId: number, email: string): Promise<UserRow | undefined> {
@@ -109,4 +141,34 @@ export async function getUserByApiEmail(db: Executor, realmId: number, email: st
     .where("realm_id", "=", realmId)
     .where(sql<string>`lower(email)`, "=", email.trim().toLowerCase())
     .executeTakeFirst();
+}
+
+/** The organization's Notification Bot, which sends the notices Zulip's server writes. */
+export async function getNotificationBot(db: Executor, realmId: number): Promise<UserRow> {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where("email", "=", "notification-bot@zulip.com")
+    .where("is_system_bot", "=", 1)
+    .executeTakeFirstOrThrow();
+}
+
+export type UserChanges = Partial<Pick<UserRow, "full_name" | "role" | "email" | "delivery_email" | "is_active">>;
+
+export async function updateUser(db: Executor, userId: number, changes: UserChanges): Promise<void> {
+  await db.updateTable("users").set(changes).where("id", "=", userId).execute();
+}
+
+/** Active human owners of the organization. */
+export async function activeHumanOwnerIds(db: Executor, realmId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom("users")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("role", "=", 100)
+    .where("is_active", "=", 1)
+    .where("is_bot", "=", 0)
+    .execute();
+  return rows.map((r) => r.id);
 }

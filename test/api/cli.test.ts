@@ -108,6 +108,15 @@ describe("management CLI", () => {
     assert.equal(created.body.result, "success");
   });
 
+  test("--can-change-user-emails lets an owner change addresses", async () => {
+    const r = await cli(["create-user", "--realm", "acme", "--email", "it@acme.example.com", "--full-name", "IT Desk", "--role", "owner", "--can-change-user-emails"]);
+    assert.equal(r.code, 0, r.stderr);
+    const key = (await cli(["print-api-key", "--realm", "acme", "--email", "it@acme.example.com"])).stdout.trim();
+    const me = await api.as({ email: "it@acme.example.com", apiKey: key }).get("/users/me");
+    const changed = await api.as({ email: "it@acme.example.com", apiKey: key }).patch(`/users/${me.body.user_id}`, { new_email: "desk@acme.example.com" });
+    assert.equal(changed.body.result, "success", JSON.stringify(changed.body));
+  });
+
   test("create-user refuses what POST /users refuses, and unknown organizations and roles", async () => {
     const cases: [string[], string][] = [
       [["--realm", "acme", "--email", "BOSS@acme.example.com", "--full-name", "Dup"], "Email 'BOSS@acme.example.com' already in use"],

@@ -1,5 +1,6 @@
 /** Records what is published on the event bus while a test runs. */
 import type { Notice } from "../../src/events/bus.js";
+import { afterEach, beforeEach } from "node:test";
 import type { TestServer } from "./server.js";
 
 export class EventLog {
@@ -19,4 +20,14 @@ export class EventLog {
     this.off();
     return this.notices;
   }
+}
+
+/** Records each test of the file on its own: `use` receives a fresh log before every test. */
+export function logEventsPerTest(server: () => TestServer, use: (log: EventLog) => void): void {
+  let log: EventLog | undefined;
+  beforeEach(() => {
+    log = new EventLog(server());
+    use(log);
+  });
+  afterEach(() => log?.stop());
 }

@@ -10,3 +10,4 @@ import "./user_groups.js";
 import "./personal.js";
 import "./push_devices.js";
 import "./linkifiers.js";
+import "./channel_folders.js";

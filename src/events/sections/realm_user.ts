@@ -6,7 +6,7 @@ import { Role, isAdmin, isGuest, isOwner } from "../../domain/roles.js";
 import { groupsOfUser } from "../../store/groups.js";
 import { listUsers } from "../../store/users.js";
 import { accessibleUserIds, canAccessAllUsers } from "../../store/user_access.js";
-import { profileDataByUser } from "../../store/custom_profile.js";
+import { profileDataByUser } from "../../store/custom_profile_fields.js";
 
 type ApiUser = Record<string, unknown>;
 const RAW_USERS = "_raw_users";
@@ -82,6 +82,24 @@ async function realmUserState(ctx: StateContext): Promise<State> {
   };
 }
 
+/** Fields of a user object a realm_user update may carry, besides those needing translation. */
+function applyUserUpdate(user: ApiUser, person: ApiUser): void {
+  const { user_id: _, custom_profile_field, new_email, avatar_source: _source, avatar_url_medium: _medium, ...changes } = person;
+  if (new_email !== undefined) changes.email = new_email;
+  if (typeof changes.role === "number") {
+    changes.is_admin = isAdmin(changes.role);
+    changes.is_owner = isOwner(changes.role);
+    changes.is_guest = isGuest(changes.role);
+  }
+  Object.assign(user, changes);
+  if (custom_profile_field && user.profile_data) {
+    const field = custom_profile_field as { id: number; value: unknown; rendered_value?: string };
+    const profile = user.profile_data as Record<string, unknown>;
+    if (field.value === null) delete profile[String(field.id)];
+    else profile[String(field.id)] = "rendered_value" in field ? { value: field.value, rendered_value: field.rendered_value } : { value: field.value };
+  }
+}
+
 function applyRealmUser(state: State, event: Event, ctx: StateContext): void {
   const raw = state[RAW_USERS] as Record<string, ApiUser>;
   const person = event.person as ApiUser;
@@ -91,13 +109,23 @@ function applyRealmUser(state: State, event: Event, ctx: StateContext): void {
     if (ctx.options.clientGravatar && String(added.avatar_url ?? "").includes("gravatar.com")) added.avatar_url = null;
     if (!added.is_bot && !("profile_data" in added)) added.profile_data = {};
     raw[id] = added;
-  } else if (event.op === "remove" && raw[id]) {
-    raw[id].is_active = false;
+  } else if (event.op === "remove") {
+    // The user is no longer accessible: a placeholder takes their place, or nothing at all.
+    if (ctx.options.capabilities.user_list_incomplete) delete raw[id];
+    else raw[id] = inaccessibleUser(ctx, Number(id));
   } else if (event.op === "update" && raw[id]) {
-    const { user_id: _, ...changes } = person;
-    Object.assign(raw[id], changes);
+    applyUserUpdate(raw[id], person);
     if (Number(id) === ctx.user.id) {
-      for (const field of ["full_name", "email", "delivery_email"]) if (field in changes) state[field] = changes[field];
+      for (const field of ["full_name", "delivery_email", "avatar_source", "avatar_url_medium", "avatar_url"]) {
+        if (field in person) state[field] = person[field];
+      }
+      if ("new_email" in person) state.email = person.new_email;
+      if (typeof person.role === "number") {
+        state.is_admin = isAdmin(person.role);
+        state.is_owner = isOwner(person.role);
+        state.is_moderator = person.role === Role.MODERATOR;
+        state.is_guest = isGuest(person.role);
+      }
     }
   }
 }

@@ -5,6 +5,7 @@ import * as m002 from "./002_presence.js";
 import * as m003 from "./003_personal_tools.js";
 import * as m004 from "./004_linkifiers_playgrounds.js";
 import * as m006 from "./006_channel_admin.js";
+import * as m007 from "./007_org_admin.js";
 import * as m008 from "./008_invites.js";
 import * as m009 from "./009_push_devices.js";
 
@@ -17,6 +18,7 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["003_personal_tools", m003.up],
   ["004_linkifiers_playgrounds", m004.up],
   ["006_channel_admin", m006.up],
+  ["007_org_admin", m007.up],
   ["008_invites", m008.up],
   ["009_push_devices", m009.up],
 ];

@@ -1,0 +1,165 @@
+/** Custom profile fields: the organization's list, creating fields, and setting a user's values. */
+import type { AppContext } from "../context.js";
+import type { Caller } from "../http/auth.js";
+import type { Realm } from "../store/realms.js";
+import type { UserRow } from "../store/users.js";
+import { runAction, type PendingEvents, type Tx } from "./run.js";
+import { badRequest } from "../http/errors.js";
+import { activeRealmUserIds } from "../store/users.js";
+import { userIdsWhoCanAccess } from "../store/user_access.js";
+import {
+  countFieldsInProfileSummary,
+  customProfileFieldNameTaken,
+  deleteProfileValue,
+  getCustomProfileField,
+  getProfileValue,
+  insertCustomProfileField,
+  listCustomProfileFields,
+  setProfileValue,
+} from "../store/custom_profile_fields.js";
+import {
+  CUSTOM_FIELD_LIMITS,
+  DEFAULT_EXTERNAL_ACCOUNTS,
+  FIELD_TYPE,
+  checkFieldDefinition,
+  checkProfileFieldValue,
+  isDefaultExternalField,
+  isEmptyProfileValue,
+  isRenderedFieldType,
+  type FieldData,
+  type UserFieldFacts,
+} from "../domain/custom_profile_fields.js";
+import { isAdmin } from "../domain/roles.js";
+import { formatCustomProfileField } from "../format/custom_profile_fields.js";
+import { renderMarkdown } from "../markdown/render.js";
+import { renderContextFor } from "../markdown/context.js";
+
+export async function listCustomProfileFieldsForApi(app: AppContext, caller: Caller) {
+  return (await listCustomProfileFields(app.db, caller.realm.id)).map(formatCustomProfileField);
+}
+
+/** Every field change sends the whole list to every active user. */
+async function sendFieldList(tx: Tx, events: PendingEvents, realm: Realm): Promise<void> {
+  events.send({
+    realmId: realm.id,
+    event: { type: "custom_profile_fields", fields: (await listCustomProfileFields(tx, realm.id)).map(formatCustomProfileField) },
+    userIds: await activeRealmUserIds(tx, realm.id),
+  });
+}
+
+export interface NewCustomProfileField {
+  name: string;
+  hint: string;
+  fieldType: number;
+  fieldData: FieldData;
+  displayInProfileSummary: boolean;
+  required: boolean;
+  editableByUser: boolean;
+}
+
+/** POST /realm/profile_fields; returns the new field's id. */
+export async function doCreateCustomProfileField(app: AppContext, caller: Caller, input: NewCustomProfileField): Promise<number> {
+  const realm = caller.realm;
+  return runAction(app, async (tx, events) => {
+    if (input.displayInProfileSummary && (await countFieldsInProfileSummary(tx, realm.id)) >= CUSTOM_FIELD_LIMITS.maxInProfileSummary) {
+      throw badRequest(`Only ${CUSTOM_FIELD_LIMITS.maxInProfileSummary} custom profile fields can be displayed in the profile summary.`);
+    }
+    checkFieldDefinition({
+      name: input.name,
+      hint: input.hint,
+      type: input.fieldType,
+      data: input.fieldData,
+      displayInProfileSummary: input.displayInProfileSummary,
+    });
+    const preset = isDefaultExternalField(input.fieldType, input.fieldData)
+      ? DEFAULT_EXTERNAL_ACCOUNTS[input.fieldData.subtype as string]
+      : undefined;
+    const name = preset?.name ?? input.name;
+    if (await customProfileFieldNameTaken(tx, realm.id, name)) throw badRequest("A field with that label already exists.");
+    const keepsData = input.fieldType === FIELD_TYPE.SELECT || input.fieldType === FIELD_TYPE.EXTERNAL_ACCOUNT;
+    const id = await insertCustomProfileField(tx, {
+      realm_id: realm.id,
+      name,
+      hint: preset?.hint ?? input.hint,
+      field_type: input.fieldType,
+      field_data: preset ? JSON.stringify({ subtype: input.fieldData.subtype }) : keepsData ? JSON.stringify(input.fieldData) : "",
+      display_in_profile_summary: input.displayInProfileSummary ? 1 : 0,
+      required: input.required ? 1 : 0,
+      editable_by_user: input.editableByUser ? 1 : 0,
+    });
+    await sendFieldList(tx, events, realm);
+    return id;
+  });
+}
+
+export interface ProfileDataEntry {
+  id: number;
+  value: string | number[] | null;
+}
+
+/** Active users and bots of the organization, for checking USER field values. */
+async function userFieldFacts(tx: Tx, realm: Realm, ids: number[]): Promise<Map<number, UserFieldFacts>> {
+  if (!ids.length) return new Map();
+  const rows = await tx
+    .selectFrom("users")
+    .select(["id", "is_active", "is_bot"])
+    .where("realm_id", "=", realm.id)
+    .where("id", "in", ids)
+    .where("is_system_bot", "=", 0)
+    .execute();
+  return new Map(rows.map((r) => [r.id, { isActive: r.is_active === 1, isBot: r.is_bot === 1 }]));
+}
+
+/**
+ * Sets or clears `target`'s values as `actor` asks, in Zulip's order: empty values are removed
+ * first, then the others are all checked and stored. Each real change is announced to the
+ * users who can see `target`.
+ */
+export async function updateProfileDataInTx(
+  tx: Tx,
+  app: AppContext,
+  events: PendingEvents,
+  realm: Realm,
+  actor: UserRow,
+  target: UserRow,
+  entries: ProfileDataEntry[],
+): Promise<void> {
+  const fieldFor = async (id: number) => {
+    const field = await getCustomProfileField(tx, realm.id, id);
+    if (!field) throw badRequest(`Field id ${id} not found.`);
+    if (!isAdmin(actor.role) && field.editable_by_user === 0) {
+      throw badRequest("You are not allowed to change this field. Contact an administrator to update it.");
+    }
+    return field;
+  };
+  const announce = async (data: Record<string, unknown>) =>
+    events.send({
+      realmId: realm.id,
+      event: { type: "realm_user", op: "update", person: { user_id: target.id, custom_profile_field: data } },
+      userIds: await userIdsWhoCanAccess(tx, realm, target),
+    });
+
+  for (const entry of entries.filter((e) => isEmptyProfileValue(e.value))) {
+    await fieldFor(entry.id);
+    if (!(await getProfileValue(tx, target.id, entry.id))) continue;
+    await deleteProfileValue(tx, target.id, entry.id);
+    await announce({ id: entry.id, value: null });
+  }
+  const toSet = entries.filter((e) => !isEmptyProfileValue(e.value));
+  const userIds = toSet.flatMap((e) => (Array.isArray(e.value) ? e.value.filter(Number.isInteger) : []));
+  const users = await userFieldFacts(tx, realm, userIds);
+  const checked = [];
+  for (const entry of toSet) {
+    const field = await fieldFor(entry.id);
+    checked.push({ field, value: checkProfileFieldValue({ name: field.name, type: field.field_type, fieldData: field.field_data }, entry.value, users) });
+  }
+  for (const { field, value } of checked) {
+    const existing = await getProfileValue(tx, target.id, field.id);
+    if (existing && existing.value === value) continue;
+    const rendered = isRenderedFieldType(field.field_type)
+      ? renderMarkdown(value, await renderContextFor(app, realm, null, tx)).html
+      : null;
+    await setProfileValue(tx, target.id, field.id, value, rendered);
+    await announce(rendered ? { id: field.id, value, rendered_value: rendered } : { id: field.id, value });
+  }
+}

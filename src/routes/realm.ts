@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { endpoint } from "../http/endpoint.js";
+import { P, type Param } from "../http/params.js";
+import { requireRealmAdmin } from "../http/guards.js";
+import { groupSettingChangeSchema, type GroupSettingChange } from "../domain/group_setting_value.js";
+import { REALM_PERMISSION_SETTINGS } from "../domain/permission_settings.js";
+import { REALM_TOPICS_POLICIES, type RealmTopicsPolicyName } from "../domain/realm_settings.js";
+import { REALM_BOOLEAN_PROPERTIES, doUpdateRealm } from "../actions/realm_settings.js";
+import { doCreateCustomProfileField, listCustomProfileFieldsForApi } from "../actions/custom_profile_fields.js";
+
+/** Zulip's limits on the organization's name and description. */
+const MAX_REALM_NAME_LENGTH = 40;
+const MAX_REALM_DESCRIPTION_LENGTH = 1000;
+
+const groupSettingParams = Object.fromEntries(
+  Object.keys(REALM_PERMISSION_SETTINGS).map((s) => [s, P.json(groupSettingChangeSchema).optional()]),
+) as Record<string, Param<GroupSettingChange | undefined>>;
+const booleanParams = Object.fromEntries(REALM_BOOLEAN_PROPERTIES.map((p) => [p, P.bool().optional()])) as Record<
+  (typeof REALM_BOOLEAN_PROPERTIES)[number],
+  Param<boolean | undefined>
+>;
+
+export const realmRoutes = [
+  endpoint({
+    method: "PATCH",
+    path: "/realm",
+    guard: requireRealmAdmin,
+    params: {
+      ...groupSettingParams,
+      ...booleanParams,
+      description: P.string({ maxLength: MAX_REALM_DESCRIPTION_LENGTH }).optional(),
+      name: P.string({ maxLength: MAX_REALM_NAME_LENGTH }).optional(),
+      topics_policy: P.oneOf(Object.keys(REALM_TOPICS_POLICIES) as RealmTopicsPolicyName[]).optional(),
+    },
+    handler: async ({ app, caller }, p) => {
+      const changes = p as Record<string, GroupSettingChange | undefined>;
+      const booleans = Object.fromEntries(REALM_BOOLEAN_PROPERTIES.map((name) => [name, p[name]]));
+      const groupSettings = Object.fromEntries(Object.keys(REALM_PERMISSION_SETTINGS).map((s) => [s, changes[s]]));
+      return doUpdateRealm(app, caller, { name: p.name, description: p.description, topicsPolicy: p.topics_policy, booleans, groupSettings });
+    },
+  }),
+
+  endpoint({
+    method: "GET",
+    path: "/realm/profile_fields",
+    params: {},
+    handler: async ({ app, caller }) => ({ custom_fields: await listCustomProfileFieldsForApi(app, caller) }),
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/realm/profile_fields",
+    guard: requireRealmAdmin,
+    params: {
+      display_in_profile_summary: P.bool().default(false),
+      editable_by_user: P.bool().default(true),
+      field_data: P.json(z.record(z.string(), z.unknown())).optional(),
+      field_type: P.int(),
+      hint: P.string().default(""),
+      name: P.string().default(""),
+      required: P.bool().default(false),
+    },
+    handler: async ({ app, caller }, p) => ({
+      id: await doCreateCustomProfileField(app, caller, {
+        name: p.name.trim(),
+        hint: p.hint,
+        fieldType: p.field_type,
+        fieldData: p.field_data ?? {},
+        displayInProfileSummary: p.display_in_profile_summary,
+        required: p.required,
+        editableByUser: p.editable_by_user,
+      }),
+    }),
+  }),
+];
