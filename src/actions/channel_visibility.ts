@@ -11,8 +11,8 @@ import { subgroupEdges } from "../store/groups.js";
 import { subscribersByStream } from "../store/streams.js";
 import { groupsContaining } from "../domain/group_membership.js";
 import { METADATA_GRANTING_SETTINGS } from "../domain/channel_access.js";
-import { metadataAccessUserIds, streamDisplayData } from "./channel_context.js";
-import { formatStream } from "../format/streams.js";
+import { metadataAccessUserIds } from "./channel_context.js";
+import { sendPeerAdd, sendStreamCreate, sendStreamDelete } from "./channel_events.js";
 
 export interface ChannelAudience {
   stream: StreamRow;
@@ -66,21 +66,10 @@ export async function announceChannelAudienceChanges(
     const gained = [...now].filter((id) => !was.has(id)).sort((a, b) => a - b);
     const lost = [...was].filter((id) => !now.has(id)).sort((a, b) => a - b);
     if (gained.length) {
-      const data = await streamDisplayData(tx, [stream], app.clock.now());
-      events.send({ realmId: realm.id, event: { type: "stream", op: "create", streams: [formatStream(stream, data)] }, userIds: gained });
+      await sendStreamCreate(tx, app, events, realm, stream, gained, { newChannel: false });
       const subscribers = (await subscribersByStream(tx, [stream.id])).get(stream.id) ?? [];
-      events.send({
-        realmId: realm.id,
-        event: { type: "subscription", op: "peer_add", stream_ids: [stream.id], user_ids: [...subscribers].sort((a, b) => a - b) },
-        userIds: gained,
-      });
+      sendPeerAdd(events, realm, stream.id, [...subscribers], gained);
     }
-    if (lost.length) {
-      events.send({
-        realmId: realm.id,
-        event: { type: "stream", op: "delete", streams: [{ stream_id: stream.id }], stream_ids: [stream.id] },
-        userIds: lost,
-      });
-    }
+    sendStreamDelete(events, realm, [stream.id], lost);
   }
 }
