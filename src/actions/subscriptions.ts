@@ -4,7 +4,7 @@ import { runAction, type PendingEvents, type Tx } from "./run.js";
 import type { ChannelGroupSetting, Executor } from "../store/schema.js";
 import { CHANNEL_GROUP_SETTINGS } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
-import type { UserRow } from "../store/users.js";
+import { getNotificationBot, type UserRow } from "../store/users.js";
 import { getRealm } from "../store/realms.js";
 import { recursiveMemberIds, systemGroupIds } from "../store/groups.js";
 import { addSubscriptions, removeSubscriptions } from "../store/subscriptions.js";
@@ -343,12 +343,7 @@ async function sendNewSubscriptionNotices(
   subscribed: Record<string, string[]>,
   created: StreamRow[],
 ): Promise<boolean> {
-  const bot = await tx
-    .selectFrom("users")
-    .selectAll()
-    .where("realm_id", "=", realm.id)
-    .where("email", "=", "notification-bot@zulip.com")
-    .executeTakeFirstOrThrow();
+  const bot = await getNotificationBot(tx, realm.id);
   const asBot = { clientName: "Internal", readBySender: false, markReadFor: [actor.id] };
   const createdNames = new Set(created.map((s) => s.name));
   const sendDms = req.sendNewSubscriptionMessages && Object.keys(subscribed).length <= LIMITS.maxBulkNewSubscriptionMessages;

@@ -13,6 +13,16 @@ export async function getUserById(db: Executor, realmId: number, id: number): Pr
   return db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("id", "=", id).executeTakeFirst();
 }
 
+/** The system bot that sends the organization's notices. */
+export async function getNotificationBot(db: Executor, realmId: number): Promise<UserRow> {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where("email", "=", "notification-bot@zulip.com")
+    .executeTakeFirstOrThrow();
+}
+
 /** Email addresses are matched case-insensitively, as Zulip does. */
 export async function getUserByDeliveryEmail(db: Executor, realmId: number, email: string): Promise<UserRow | undefined> {
   return db
