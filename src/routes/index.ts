@@ -11,6 +11,7 @@ import { userGroupRoutes } from "./user_groups.js";
 import { renderRoutes } from "./render.js";
 import { eventRoutes } from "./events.js";
 import { presenceRoutes } from "./presence.js";
+import { scheduledMessageRoutes } from "./scheduled_messages.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -26,4 +27,5 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...renderRoutes,
   ...eventRoutes,
   ...presenceRoutes,
+  ...scheduledMessageRoutes,
 ];

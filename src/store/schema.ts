@@ -211,6 +211,28 @@ export interface AlertWordTable {
   word: string;
 }
 
+export interface ScheduledMessageTable {
+  id: Generated<number>;
+  realm_id: number;
+  sender_id: number;
+  /** Channel messages only. */
+  stream_id: number | null;
+  /** Direct messages only: sorted comma-joined ids of every participant, the sender included. */
+  dm_key: string | null;
+  topic: string;
+  content: string;
+  rendered_content: string;
+  /** The client that scheduled or last edited it; the sent message names it. */
+  client: string;
+  /** UNIX seconds. */
+  scheduled_timestamp: number;
+  read_by_sender: Flag;
+  delivered: Flag;
+  delivered_message_id: number | null;
+  failed: Flag;
+  failure_message: string | null;
+}
+
 export interface UserPresenceTable {
   user_id: number;
   realm_id: number;
@@ -244,6 +266,7 @@ export interface DB {
   drafts: DraftTable;
   saved_snippets: SavedSnippetTable;
   alert_words: AlertWordTable;
+  scheduled_messages: ScheduledMessageTable;
   user_presence: UserPresenceTable;
   presence_sequences: PresenceSequenceTable;
 }

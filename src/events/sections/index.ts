@@ -8,3 +8,4 @@ import "./user_settings.js";
 import "./channels.js";
 import "./user_groups.js";
 import "./personal.js";
+import "./scheduled_messages.js";

@@ -3,6 +3,7 @@ import type { Dialect } from "../db.js";
 import * as m001 from "./001_initial.js";
 import * as m002 from "./002_presence.js";
 import * as m003 from "./003_personal_tools.js";
+import * as m005 from "./005_scheduled_messages.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
 
@@ -11,4 +12,5 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["001_initial", m001.up],
   ["002_presence", m002.up],
   ["003_personal_tools", m003.up],
+  ["005_scheduled_messages", m005.up],
 ];
