@@ -6,6 +6,7 @@ import type { AppContext } from "./context.js";
 import { ZulipError } from "./http/errors.js";
 import type { EndpointDef, Method } from "./http/endpoint.js";
 import { ALL_ENDPOINTS } from "./routes/index.js";
+import { registerSignupPages } from "./routes/web/signup.js";
 
 const API_PREFIX = "/api/v1";
 
@@ -79,6 +80,7 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
     },
     { prefix: API_PREFIX },
   );
+  registerSignupPages(server, app);
 
   return server;
 }

@@ -21,6 +21,18 @@ export interface Config {
   /** Zulip's CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE: presence only of users the viewer can access. */
   presenceLimitedToAccessibleUsers: boolean;
   eventQueue: EventQueueTimings;
+  /** The mobile push notification service (Zulip's bouncer protocol); used only when all three are set. */
+  pushBouncerUrl?: string;
+  pushBouncerUuid?: string;
+  pushBouncerKey?: string;
+  /** Bounds every request to the push bouncer, connecting and reading included. */
+  pushBouncerTimeoutMs: number;
+  /** smtp://user:pass@host:port to send email; unset writes each email to <dataDir>/outbox instead. */
+  smtpUrl?: string;
+  /** Sender address of automated email (invitations). */
+  emailFrom: string;
+  /** Most invitation emails one organization may send in 24 hours (Zulip's max_invites). */
+  invitesDailyLimit: number;
 }
 
 /** Event queue timings; Zulip's values by default, shorter ones for tests. */
@@ -63,6 +75,27 @@ function timingsFromEnv(env: NodeJS.ProcessEnv): EventQueueTimings {
   };
 }
 
+function positiveNumber(raw: string | undefined, fallback: number): number {
+  const value = raw === undefined || raw === "" ? NaN : Number(raw);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+/** Zulip's INVITES_DEFAULT_REALM_DAILY_MAX. */
+export const INVITES_DEFAULT_DAILY_LIMIT = 100;
+
+function nonNegativeInt(raw: string | undefined, fallback: number): number {
+  const value = raw === undefined || raw.trim() === "" ? NaN : Number(raw);
+  return Number.isInteger(value) && value >= 0 ? value : fallback;
+}
+
+function emailDomain(url: string): string {
+  try {
+    return new URL(url).hostname || "localhost";
+  } catch {
+    return "localhost";
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const development = overrides.development ?? env.CONFAB_DEV === "1";
   const port = overrides.port ?? Number(env.PORT ?? 9991);
@@ -80,6 +113,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     camoKey: env.CONFAB_CAMO_KEY || undefined,
     presenceLimitedToAccessibleUsers: env.CONFAB_PRESENCE_LIMITED_TO_ACCESSIBLE_USERS === "1",
     eventQueue: timingsFromEnv(env),
+    pushBouncerUrl: env.CONFAB_PUSH_BOUNCER_URL || undefined,
+    pushBouncerUuid: env.CONFAB_PUSH_BOUNCER_UUID || undefined,
+    pushBouncerKey: env.CONFAB_PUSH_BOUNCER_KEY || undefined,
+    // Zulip gives the bouncer 15 seconds.
+    pushBouncerTimeoutMs: 1000 * positiveNumber(env.CONFAB_PUSH_BOUNCER_TIMEOUT_SECS, 15),
+    smtpUrl: env.CONFAB_SMTP_URL || undefined,
+    emailFrom: env.CONFAB_EMAIL_FROM || `noreply@${emailDomain(env.CONFAB_EXTERNAL_URL ?? "http://localhost")}`,
+    invitesDailyLimit: nonNegativeInt(env.CONFAB_INVITES_DAILY_LIMIT, INVITES_DEFAULT_DAILY_LIMIT),
     ...overrides,
   };
 }

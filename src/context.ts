@@ -4,6 +4,7 @@ import type { DB, Db } from "./store/schema.js";
 import type { Dialect } from "./store/db.js";
 import type { EventBus } from "./events/bus.js";
 import type { EventQueues } from "./events/queues.js";
+import type { EmailSender } from "./outbound/email.js";
 
 /** A source of the current time in UNIX seconds; injectable so tests control time. */
 export interface Clock {
@@ -37,5 +38,7 @@ export interface AppContext {
   clock: Clock;
   /** The event queues this process holds (POST /register, GET /events). */
   eventQueues: EventQueues;
+  /** Outgoing email; actions send through this, never through a mail library. */
+  mailer: EmailSender;
 }
 export type { DB };

@@ -6,6 +6,8 @@ import { EventBus } from "./events/bus.js";
 import { EventQueues } from "./events/queues.js";
 import { buildServer, createLogger } from "./app.js";
 import { ScheduledMessageWorker } from "./workers/scheduled_messages.js";
+import { startMessagePushNotifications } from "./actions/push_devices.js";
+import { createEmailSender } from "./outbound/email.js";
 
 export interface Running {
   app: AppContext;
@@ -35,18 +37,22 @@ export async function openAppContext(
   const bus = new EventBus();
   const eventQueues = new EventQueues({ clock, timers: opts.timers ?? systemTimers, timings: config.eventQueue });
   eventQueues.start(bus);
+  const log = createLogger(config.logLevel);
   const app: AppContext = {
     db: database.db,
     dialect: database.dialect,
     config,
     bus,
-    log: createLogger(config.logLevel),
+    log,
     clock,
     eventQueues,
+    mailer: createEmailSender(config, log),
   };
+  const stopPushNotifications = startMessagePushNotifications(app);
   return {
     app,
     async close() {
+      stopPushNotifications();
       eventQueues.close();
       await database.close();
     },

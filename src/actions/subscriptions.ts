@@ -288,6 +288,23 @@ export async function subscribe(app: AppContext, actor: UserRow, realmRow: Realm
   });
 }
 
+/** Subscribes users to channels on someone else's behalf (an invitation), with the usual events. */
+export async function subscribeUsersInTx(
+  tx: Tx,
+  app: AppContext,
+  events: PendingEvents,
+  realm: Realm,
+  users: UserRow[],
+  streams: StreamRow[],
+): Promise<void> {
+  const altered = new Map<number, Set<number>>();
+  for (const stream of streams) {
+    const added = await addSubscriptions(tx, stream.id, users.map((u) => u.id));
+    if (added.length) altered.set(stream.id, new Set(added));
+  }
+  await sendSubscriptionAddEvents(tx, app, events, realm, users, new Map(streams.map((s) => [s.id, s])), altered);
+}
+
 async function sendSubscriptionAddEvents(
   tx: Tx,
   app: AppContext,

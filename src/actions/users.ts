@@ -9,15 +9,15 @@ import {
   listRealmUsers,
   maxMessageIdForUser,
   setUserProp,
-  usersSharingWith,
   type UserRow,
 } from "../store/users.js";
 import { profileDataByUser } from "../store/custom_profile_fields.js";
+import { accessibleUserIds as accessibleUserIdsOf, canAccessAllUsers } from "../store/user_access.js";
 import { addSubscriptions } from "../store/subscriptions.js";
 import { badRequest } from "../http/errors.js";
 import { canSeeDeliveryEmail, emailVisibility, formatInaccessibleUser, formatUser, visibilityAllowsRole } from "../format/users.js";
 import { isValidEmail, nameKey, passwordStrongEnough, validateFullName } from "../domain/users.js";
-import { addGroupMembers, isUserInGroup, systemGroupIds } from "../store/groups.js";
+import { addGroupMembers, systemGroupIds } from "../store/groups.js";
 import { generateApiKey, hashPassword } from "../security/credentials.js";
 import { isFullMember, systemGroupForRole } from "../domain/system_groups.js";
 import { Role, isGuest } from "../domain/roles.js";
@@ -101,10 +101,8 @@ const noSuchUser = () => badRequest("No such user");
  * them out; undefined when the caller may see everyone. Bots are always visible.
  */
 export async function accessibleUserIds(app: AppContext, caller: Caller): Promise<Set<number> | undefined> {
-  if (!isGuest(caller.user.role)) return undefined;
-  const groupId = caller.realm.groupSettings.can_access_all_users_group;
-  if (await isUserInGroup(app.db, caller.realm.id, caller.user.id, groupId)) return undefined;
-  return usersSharingWith(app.db, caller.user.id);
+  if (await canAccessAllUsers(app.db, caller.realm, caller.user.id)) return undefined;
+  return accessibleUserIdsOf(app.db, caller.realm, caller.user.id);
 }
 
 const hiddenFrom = (accessible: Set<number> | undefined, user: UserRow) =>
@@ -168,7 +166,7 @@ export async function ownUserForApi(app: AppContext, caller: Caller) {
  * Sends `realm_user` add: the real address only to those allowed to see it, and only a
  * placeholder to guests when the organization limits what guests see.
  */
-async function notifyCreatedUser(tx: Tx, app: AppContext, events: PendingEvents, realm: Realm, user: UserRow): Promise<void> {
+export async function notifyCreatedUser(tx: Tx, app: AppContext, events: PendingEvents, realm: Realm, user: UserRow): Promise<void> {
   const everyone = (await systemGroupIds(tx, realm.id)).get("role:everyone");
   const restricted = realm.groupSettings.can_access_all_users_group !== everyone;
   const recipients = await activeRealmUsers(tx, realm.id);
@@ -193,11 +191,39 @@ async function notifyCreatedUser(tx: Tx, app: AppContext, events: PendingEvents,
   }
 }
 
+/** New users join the organization's default channels. */
+export async function subscribeToDefaultChannels(tx: Tx, realmId: number, userId: number): Promise<void> {
+  const defaults = await tx
+    .selectFrom("default_streams")
+    .innerJoin("streams", "streams.id", "default_streams.stream_id")
+    .select("streams.id")
+    .where("default_streams.realm_id", "=", realmId)
+    .where("streams.is_archived", "=", 0)
+    .orderBy("streams.id")
+    .execute();
+  for (const stream of defaults) await addSubscriptions(tx, stream.id, [userId]);
+}
+
 export interface NewHumanUser {
   email: string;
   fullName: string;
   password?: string;
   role: number;
+}
+
+/** Zulip's checks on a new person's name, address and password, in its order; returns the name to store. */
+export async function checkNewHumanUser(tx: Tx, realm: Realm, input: NewHumanUser): Promise<string> {
+  const fullName = validateFullName(input.fullName);
+  if (realm.props.require_unique_names) {
+    const names = await tx.selectFrom("users").select("full_name").where("realm_id", "=", realm.id).execute();
+    if (names.some((n) => nameKey(n.full_name) === nameKey(fullName))) {
+      throw badRequest("Unique names required in this organization.");
+    }
+  }
+  if (!isValidEmail(input.email)) throw badRequest("Bad name or username");
+  if (await getUserByDeliveryEmail(tx, realm.id, input.email)) throw badRequest(`Email '${input.email}' already in use`);
+  if (input.password !== undefined && !passwordStrongEnough(input.password)) throw badRequest("The password is too weak.");
+  return fullName;
 }
 
 /**
@@ -206,32 +232,14 @@ export interface NewHumanUser {
  */
 export async function doCreateUser(app: AppContext, realm: Realm, input: NewHumanUser): Promise<UserRow> {
   return runAction(app, async (tx, events) => {
-    const fullName = validateFullName(input.fullName);
-    if (realm.props.require_unique_names) {
-      const names = await tx.selectFrom("users").select("full_name").where("realm_id", "=", realm.id).execute();
-      if (names.some((n) => nameKey(n.full_name) === nameKey(fullName))) {
-        throw badRequest("Unique names required in this organization.");
-      }
-    }
-    if (!isValidEmail(input.email)) throw badRequest("Bad name or username");
-    if (await getUserByDeliveryEmail(tx, realm.id, input.email)) throw badRequest(`Email '${input.email}' already in use`);
-    if (input.password !== undefined && !passwordStrongEnough(input.password)) throw badRequest("The password is too weak.");
-
+    const fullName = await checkNewHumanUser(tx, realm, input);
     const user = await createUserInTx(tx, app, realm, {
       email: input.email,
       fullName,
       role: input.role,
       password: input.password,
     });
-    const defaults = await tx
-      .selectFrom("default_streams")
-      .innerJoin("streams", "streams.id", "default_streams.stream_id")
-      .select("streams.id")
-      .where("default_streams.realm_id", "=", realm.id)
-      .where("streams.is_archived", "=", 0)
-      .orderBy("streams.id")
-      .execute();
-    for (const stream of defaults) await addSubscriptions(tx, stream.id, [user.id]);
+    await subscribeToDefaultChannels(tx, realm.id, user.id);
     await notifyCreatedUser(tx, app, events, realm, user);
     return user;
   });

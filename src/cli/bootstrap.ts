@@ -1,6 +1,6 @@
 import type { AppContext } from "../context.js";
 import { createRealmInTx } from "../actions/realms.js";
-import { createUserInTx } from "../actions/users.js";
+import { createUserInTx, subscribeToDefaultChannels } from "../actions/users.js";
 import { runAction } from "../actions/run.js";
 import { Role } from "../domain/roles.js";
 import { zuliprcText } from "./zuliprc.js";
@@ -23,6 +23,7 @@ export async function bootstrapFirstRealm(app: AppContext) {
       fullName: "Organization Owner",
       role: Role.OWNER,
     });
+    await subscribeToDefaultChannels(tx, realm.id, owner.id);
     return { realm, owner, zuliprc: zuliprcText(owner.delivery_email, owner.api_key, app.config.externalUrl) };
   });
 }

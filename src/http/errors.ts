@@ -71,3 +71,39 @@ export const badNarrow = (description: string) =>
 /** An event queue that does not exist, has expired, or belongs to someone else. */
 export const badEventQueueId = (queueId: string) =>
   new ZulipError(`Bad event queue ID: ${queueId}`, "BAD_EVENT_QUEUE_ID", 400, { queue_id: queueId });
+
+/** Mobile push (zerver/lib/push_notifications.py, zerver/lib/exceptions.py). */
+export const invalidPushDeviceToken = () => new ZulipError("Device not recognized", "INVALID_PUSH_DEVICE_TOKEN", 400);
+export const invalidRemotePushDeviceToken = () =>
+  new ZulipError("Device not recognized by the push bouncer", "INVALID_REMOTE_PUSH_DEVICE_TOKEN", 400);
+export const noActivePushDevice = () => new ZulipError("No active registered push device", "NO_ACTIVE_PUSH_DEVICE", 400);
+export const pushServiceNotConfigured = () =>
+  new ZulipError("Server is not configured to use push notification service.", "PUSH_SERVICE_NOT_CONFIGURED", 400);
+export const adminActionRequired = () =>
+  new ZulipError(
+    "Push notification configuration issue on server, contact the server administrator or retry later.",
+    "ADMIN_ACTION_REQUIRED",
+    403,
+  );
+export const failedToConnectBouncer = () =>
+  new ZulipError("Network error while connecting to Zulip push notification service.", "FAILED_TO_CONNECT_BOUNCER", 502);
+export const internalServerErrorOnBouncer = () =>
+  new ZulipError(
+    "Internal server error on Zulip push notification service, retry later.",
+    "INTERNAL_SERVER_ERROR_ON_BOUNCER",
+    502,
+  );
+export type InvitationErrorEntry = [email: string, reason: string, deactivated: boolean];
+
+/** Zulip's InvitationError: none or only some of the invitations went out. */
+export const invitationFailed = (
+  msg: string,
+  errors: InvitationErrorEntry[],
+  opts: { sentInvitations: boolean; dailyLimitReached?: boolean; licenseLimitReached?: boolean },
+) =>
+  new ZulipError(msg, "INVITATION_FAILED", 400, {
+    errors,
+    sent_invitations: opts.sentInvitations,
+    license_limit_reached: opts.licenseLimitReached ?? false,
+    daily_limit_reached: opts.dailyLimitReached ?? false,
+  });

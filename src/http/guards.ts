@@ -21,3 +21,8 @@ export function requireMemberOrAdmin(ctx: AuthedContext): void {
 export function requireRealmAdmin({ caller }: AuthedContext): void {
   if (!isAdmin(caller.user.role)) throw adminRequired();
 }
+
+/** Zulip's human_users_only: bots are refused, guests are not. */
+export function requireHuman({ caller }: AuthedContext): void {
+  if (caller.user.bot_type !== null) throw badRequest("This endpoint does not accept bot requests.");
+}

@@ -11,6 +11,9 @@ import { userGroupRoutes } from "./user_groups.js";
 import { renderRoutes } from "./render.js";
 import { eventRoutes } from "./events.js";
 import { presenceRoutes } from "./presence.js";
+import { pushRoutes } from "./push.js";
+import { inviteRoutes } from "./invites.js";
+import { onboardingRoutes } from "./onboarding.js";
 import { scheduledMessageRoutes } from "./scheduled_messages.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
@@ -27,5 +30,8 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...renderRoutes,
   ...eventRoutes,
   ...presenceRoutes,
+  ...pushRoutes,
+  ...inviteRoutes,
+  ...onboardingRoutes,
   ...scheduledMessageRoutes,
 ];

@@ -12,6 +12,15 @@ export function generateApiKey(): string {
   return key;
 }
 
+const LOWER_ALPHANUMERIC = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/** A key for a confirmation link (an invitation), shaped like Zulip's: 24 lowercase letters and digits. */
+export function generateConfirmationKey(): string {
+  let key = "";
+  for (let i = 0; i < 24; i++) key += LOWER_ALPHANUMERIC[randomInt(LOWER_ALPHANUMERIC.length)];
+  return key;
+}
+
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const hash = await scryptAsync(password, salt, 32, SCRYPT);

@@ -247,6 +247,84 @@ export interface PresenceSequenceTable {
   last_update_id: number;
 }
 
+export interface PushDeviceTokenTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  /** 1 = APNs, 2 = FCM. */
+  kind: number;
+  token: string;
+  ios_app_id: string | null;
+  date_created: number;
+}
+
+export interface PushDeviceTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  /** Decimal text of a 64-bit integer. */
+  push_account_id: string;
+  token_kind: string;
+  push_public_key: string;
+  bouncer_device_id: string | null;
+  error_code: string | null;
+  date_created: number;
+}
+
+export interface PushUuidTable {
+  owner_kind: string;
+  owner_id: number;
+  uuid: string;
+}
+
+/** An email invitation (Zulip's PreregistrationUser), or an email address confirming sign-up through a link. */
+export interface EmailInviteTable {
+  id: Generated<number>;
+  realm_id: number;
+  email: string;
+  /** null when the address came through a reusable link rather than from someone's invitation. */
+  referred_by_id: number | null;
+  multiuse_invite_id: number | null;
+  invited_as: number;
+  include_realm_default_subscriptions: Flag;
+  notify_referrer_on_join: Flag;
+  /** null = the organization's default welcome text. */
+  welcome_message_custom_text: string | null;
+  /** JSON arrays of channel and user group ids. */
+  stream_ids: string;
+  group_ids: string;
+  invited_at: number;
+  /** null = never expires. */
+  expiry_date: number | null;
+  /** 0 = pending, 1 = used, 2 = revoked (see domain/invites.ts). */
+  status: number;
+  created_user_id: number | null;
+  confirmation_key: string;
+}
+
+/** A reusable invitation link. */
+export interface MultiuseInviteTable {
+  id: Generated<number>;
+  realm_id: number;
+  referred_by_id: number;
+  invited_as: number;
+  include_realm_default_subscriptions: Flag;
+  welcome_message_custom_text: string | null;
+  stream_ids: string;
+  group_ids: string;
+  date_created: number;
+  expiry_date: number | null;
+  status: number;
+  confirmation_key: string;
+}
+
+/** One invitation email sent, for the organization's daily limit. */
+export interface InviteEmailSentTable {
+  id: Generated<number>;
+  realm_id: number;
+  sent_at: number;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -269,6 +347,12 @@ export interface DB {
   scheduled_messages: ScheduledMessageTable;
   user_presence: UserPresenceTable;
   presence_sequences: PresenceSequenceTable;
+  push_device_tokens: PushDeviceTokenTable;
+  push_devices: PushDeviceTable;
+  push_uuids: PushUuidTable;
+  email_invites: EmailInviteTable;
+  multiuse_invites: MultiuseInviteTable;
+  invite_emails_sent: InviteEmailSentTable;
 }
 
 export type Db = Kysely<DB>;

@@ -3,16 +3,6 @@ import type { Executor } from "./schema.js";
 import { MAX_UNREAD_MESSAGES, type UnreadRow } from "../domain/unreads.js";
 import { FLAG_BITS } from "../domain/message_flags.js";
 
-/** The highest message id the user has received, −1 if none. */
-export async function maxMessageIdForUser(db: Executor, userId: number): Promise<number> {
-  const row = await db
-    .selectFrom("user_messages")
-    .select((eb) => eb.fn.max("message_id").as("max_id"))
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
-  return row?.max_id == null ? -1 : Number(row.max_id);
-}
-
 /** The user's unread messages, newest first, leaving out channels they have unsubscribed from. */
 export async function unreadRows(db: Executor, userId: number): Promise<UnreadRow[]> {
   const unsubscribed = db

@@ -110,33 +110,6 @@ export async function setUserProp(db: Executor, userId: number, key: string, val
   await db.updateTable("users").set({ props: JSON.stringify(props) }).where("id", "=", userId).execute();
 }
 
-/**
- * Users a guest shares something with: themselves, everyone subscribed to a channel they are
- * subscribed to, and everyone in a direct-message conversation they received.
- */
-export async function usersSharingWith(db: Executor, userId: number): Promise<Set<number>> {
-  const out = new Set<number>([userId]);
-  const peers = await db
-    .selectFrom("subscriptions as mine")
-    .innerJoin("subscriptions as theirs", "theirs.stream_id", "mine.stream_id")
-    .select("theirs.user_id")
-    .distinct()
-    .where("mine.user_id", "=", userId)
-    .where("mine.active", "=", 1)
-    .where("theirs.active", "=", 1)
-    .execute();
-  for (const p of peers) out.add(p.user_id);
-  const conversations = await db
-    .selectFrom("user_messages")
-    .innerJoin("messages", "messages.id", "user_messages.message_id")
-    .select("messages.dm_key")
-    .distinct()
-    .where("user_messages.user_id", "=", userId)
-    .where("messages.dm_key", "is not", null)
-    .execute();
-  for (const c of conversations) for (const id of c.dm_key!.split(",")) out.add(Number(id));
-  return out;
-}
 
 /** Looks a user up by the API `email` field only (which may be a placeholder address). */
 export async function getUserByApiEmail(db: Executor, realmId: number, email: string): Promise<UserRow | undefined> {

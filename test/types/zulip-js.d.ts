@@ -10,6 +10,11 @@ declare module "zulip-js" {
       create(params: Params): Response;
       me: { getProfile(): Response };
     };
+    messages: {
+      send(params: Params): Response;
+      retrieve(params: Params): Response;
+      render(content: string | Params): Response;
+    };
   }
   interface InitialConfig {
     username?: string;

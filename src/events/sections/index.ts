@@ -8,4 +8,5 @@ import "./user_settings.js";
 import "./channels.js";
 import "./user_groups.js";
 import "./personal.js";
+import "./push_devices.js";
 import "./scheduled_messages.js";

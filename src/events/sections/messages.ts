@@ -9,7 +9,8 @@ import {
   type UnreadMessage,
 } from "../../domain/unreads.js";
 import { EMPTY_TOPIC_DISPLAY_NAME } from "../../domain/limits.js";
-import { maxMessageIdForUser, mutedStreamIds, unreadRows } from "../../store/unreads.js";
+import { mutedStreamIds, unreadRows } from "../../store/unreads.js";
+import { maxMessageIdForUser } from "../../store/users.js";
 
 registerStateSection({
   name: "message",

@@ -4,6 +4,8 @@ import * as m001 from "./001_initial.js";
 import * as m002 from "./002_presence.js";
 import * as m003 from "./003_personal_tools.js";
 import * as m005 from "./005_scheduled_messages.js";
+import * as m008 from "./008_invites.js";
+import * as m009 from "./009_push_devices.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
 
@@ -13,4 +15,6 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["002_presence", m002.up],
   ["003_personal_tools", m003.up],
   ["005_scheduled_messages", m005.up],
+  ["008_invites", m008.up],
+  ["009_push_devices", m009.up],
 ];

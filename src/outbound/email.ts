@@ -1,0 +1,49 @@
+/**
+ * Outgoing email. Actions see only `EmailSender`; the one implementation here uses nodemailer,
+ * over SMTP when the server has an SMTP URL and otherwise into an outbox folder of `.eml` files
+ * under the data directory, which any mail program (or a person with a text editor) can read.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import nodemailer from "nodemailer";
+import type { Logger } from "pino";
+import type { Config } from "../config.js";
+
+export interface OutgoingEmail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface EmailSender {
+  /** Delivers the message or throws; callers decide whether a failure matters. */
+  send(email: OutgoingEmail): Promise<void>;
+}
+
+export const outboxDir = (dataDir: string) => path.join(dataDir, "outbox");
+
+export function createEmailSender(config: Pick<Config, "smtpUrl" | "emailFrom" | "dataDir">, log: Logger): EmailSender {
+  if (config.smtpUrl) {
+    const transport = nodemailer.createTransport(config.smtpUrl);
+    return {
+      async send(email) {
+        await transport.sendMail({ from: config.emailFrom, ...email });
+      },
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  const dir = outboxDir(config.dataDir);
+  let sequence = 0;
+  return {
+    async send(email) {
+      const info = await transport.sendMail({ from: config.emailFrom, ...email });
+      await fs.mkdir(dir, { recursive: true });
+      // Names sort in the order of sending; the random part keeps two servers sharing a folder apart.
+      sequence += 1;
+      const file = path.join(dir, `${Date.now()}-${String(sequence).padStart(6, "0")}-${randomBytes(4).toString("hex")}.eml`);
+      await fs.writeFile(file, info.message as Buffer);
+      log.info({ to: email.to, file }, "email written to outbox");
+    },
+  };
+}
