@@ -5,6 +5,7 @@ import { openDatabase } from "./store/db.js";
 import { EventBus } from "./events/bus.js";
 import { EventQueues } from "./events/queues.js";
 import { buildServer, createLogger } from "./app.js";
+import { ScheduledMessageWorker } from "./workers/scheduled_messages.js";
 import { startMessagePushNotifications } from "./actions/push_devices.js";
 import { createEmailSender } from "./outbound/email.js";
 
@@ -13,12 +14,14 @@ export interface Running {
   server: FastifyInstance;
   /** Base URL the server listens on, e.g. http://127.0.0.1:9991 */
   url: string;
+  /** Sends scheduled messages when they fall due. */
+  scheduledMessages: ScheduledMessageWorker;
   close(): Promise<void>;
 }
 
 export interface StartOptions {
   clock?: Clock;
-  /** Timers for heartbeats and queue garbage collection. */
+  /** Timers for heartbeats, queue garbage collection and scheduled message delivery. */
   timers?: Timers;
   /** Runs once the database is ready, before the server accepts requests. */
   beforeListen?: (app: AppContext) => Promise<void>;
@@ -64,14 +67,18 @@ export async function startConfab(config: Config, opts: StartOptions = {}): Prom
   await server.listen({ port: config.port, host: config.host });
   const address = server.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
+  const scheduledMessages = new ScheduledMessageWorker(app, opts.timers ?? systemTimers);
+  scheduledMessages.start();
   return {
     app,
     server,
     url: `http://${config.host}:${port}`,
+    scheduledMessages,
     async close() {
       // Waiting long-polls are answered first so the HTTP server can close.
       app.eventQueues.close();
       await server.close();
+      await scheduledMessages.close();
       await closeContext();
     },
   };

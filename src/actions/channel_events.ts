@@ -6,7 +6,7 @@ import type { AppContext } from "../context.js";
 import type { PendingEvents, Tx } from "./run.js";
 import type { Executor } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
-import type { UserRow } from "../store/users.js";
+import { getNotificationBot, type UserRow } from "../store/users.js";
 import { defaultStreamIds, getStream, type StreamRow } from "../store/streams.js";
 import { activeUsers, streamDisplayData } from "./channel_context.js";
 import { sendMessageInTx } from "./messages.js";
@@ -98,15 +98,6 @@ export async function sendDefaultStreams(db: Executor, events: PendingEvents, re
   });
 }
 
-export async function notificationBot(db: Executor, realmId: number): Promise<UserRow> {
-  return db
-    .selectFrom("users")
-    .selectAll()
-    .where("realm_id", "=", realmId)
-    .where("email", "=", "notification-bot@zulip.com")
-    .executeTakeFirstOrThrow();
-}
-
 /** Zulip's silent mention of the acting user in notices. */
 export const silentMention = (u: UserRow) => `@_**${u.full_name}|${u.id}**`;
 
@@ -128,7 +119,7 @@ export async function sendChannelNotice(
 ) {
   if (!realm.props.send_channel_events_messages) return;
   const stream = (await getStream(tx, realm.id, streamId))!;
-  const bot = await notificationBot(tx, realm.id);
+  const bot = await getNotificationBot(tx, realm.id);
   await sendMessageInTx(tx, app, events, realm, bot, { kind: "stream", stream, topic: channelEventsTopic(stream) }, content, {
     clientName: "Internal",
     readBySender: false,

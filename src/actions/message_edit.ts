@@ -9,7 +9,7 @@ import { runAction, type PendingEvents, type Tx } from "./run.js";
 import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
 import { getRealm } from "../store/realms.js";
-import { getUserById } from "../store/users.js";
+import { getNotificationBot, getUserById } from "../store/users.js";
 import { getStream, getSubscription, subscribersByStream, type StreamRow } from "../store/streams.js";
 import { subscriberIds } from "../store/subscriptions.js";
 import type { MessageRow } from "../store/messages.js";
@@ -44,7 +44,7 @@ import {
 import { CONTENT_FLAG_MASK, accessMessage, contentFlagBits, normalizeContent, sendMessageInTx } from "./messages.js";
 import { accessStreamById } from "./streams.js";
 import { channelEventUserIds, channelFacts, senderFacts, userFacts } from "./channel_context.js";
-import { notificationBot, sendStreamUpdate, silentMention } from "./channel_events.js";
+import { sendStreamUpdate, silentMention } from "./channel_events.js";
 
 export interface MessageEditRequest {
   streamId: number | undefined;
@@ -416,7 +416,7 @@ async function sendMoveNotices(
   req: MessageEditRequest,
 ) {
   const { origin, target, topic } = move;
-  const bot = await notificationBot(tx, realm.id);
+  const bot = await getNotificationBot(tx, realm.id);
   const targetTopic = topic?.target ?? message.topic;
   const mention = silentMention(user);
   const send = async (stream: StreamRow, topicName: string, content: string, markReadFor: readonly number[]) =>

@@ -234,7 +234,7 @@ export interface SendMessageRequest {
   localId?: string;
 }
 
-type StreamIndicator = string | number;
+export type StreamIndicator = string | number;
 
 function parseJsonOrRaw(s: string): unknown {
   try {
@@ -273,7 +273,7 @@ function directRecipients(to: string): string[] | number[] {
   return [...new Set(data as number[])];
 }
 
-async function resolveDirectRecipients(db: Executor, realmId: number, given: string[] | number[]): Promise<UserRow[]> {
+async function resolveDirectRecipients(db: Executor, realmId: number, given: readonly (string | number)[]): Promise<UserRow[]> {
   const users: UserRow[] = [];
   for (const g of given) {
     const user = typeof g === "number" ? await getUserById(db, realmId, g) : await getUserByAnyEmail(db, realmId, g);
@@ -328,39 +328,55 @@ async function checkedStreamTarget(
   return { kind: "stream", stream, topic };
 }
 
-/** POST /messages, checked in Zulip's order. */
+/** Whom a message is for, as the sender named it: a channel and topic, or direct recipients. */
+export type Addressee =
+  | { kind: "stream"; channel: StreamIndicator | undefined; topic: string | undefined }
+  | { kind: "direct"; recipients: readonly (string | number)[] };
+
+/**
+ * Checks a message about to be sent, now or at a scheduled time, in Zulip's order: the
+ * addressee's shape, the content, then the target itself and the sender's right to reach it.
+ * Returns where it goes and the content as it is stored.
+ */
+export async function checkMessage(
+  db: Executor,
+  realm: Realm,
+  sender: UserRow,
+  addressee: Addressee,
+  rawContent: string,
+): Promise<{ target: MessageTarget; content: string }> {
+  if (addressee.kind === "stream") {
+    if (addressee.channel === undefined) throw badRequest("Missing channel");
+    if (addressee.topic === undefined) throw badRequest("Missing topic");
+    const topic = normalizeTopic(addressee.topic);
+    const content = normalizeContent(rawContent);
+    return { target: await checkedStreamTarget(db, realm, sender, addressee.channel, topic), content };
+  }
+  if (!addressee.recipients.length) throw badRequest("Message must have recipients");
+  const recipients = await resolveDirectRecipients(db, realm.id, addressee.recipients);
+  const content = normalizeContent(rawContent);
+  const gone = recipients.find((u) => u.is_active !== 1);
+  if (gone) throw badRequest(`'${gone.email}' is no longer using Zulip.`);
+  await checkDirectMessagePermission(db, realm, sender, recipients);
+  return { target: { kind: "direct", recipients }, content };
+}
+
+/** POST /messages. */
 export async function sendMessageFromRequest(app: AppContext, caller: { user: UserRow; realm: Realm; clientName: string }, req: SendMessageRequest) {
   const { user: sender, realm } = caller;
-  const isStream = req.type === "stream" || req.type === "channel";
   return runAction(app, async (tx, events) => {
-    let target: MessageTarget;
-    if (isStream) {
-      if (req.to === undefined) throw badRequest("Missing channel");
-      const indicator = streamIndicator(req.to);
-      if (req.topic === undefined) throw badRequest("Missing topic");
-      const topic = normalizeTopic(req.topic);
-      const content = normalizeContent(req.content);
-      target = await checkedStreamTarget(tx, realm, sender, indicator, topic);
-      return send(target, content);
-    }
-    const given = req.to === undefined ? [] : directRecipients(req.to);
-    if (!given.length) throw badRequest("Message must have recipients");
-    const recipients = await resolveDirectRecipients(tx, realm.id, given);
-    const content = normalizeContent(req.content);
-    const gone = recipients.find((u) => u.is_active !== 1);
-    if (gone) throw badRequest(`'${gone.email}' is no longer using Zulip.`);
-    await checkDirectMessagePermission(tx, realm, sender, recipients);
-    return send({ kind: "direct", recipients }, content);
-
-    async function send(t: MessageTarget, content: string) {
-      const id = await sendMessageInTx(tx, app, events, realm, sender, t, content, {
-        clientName: caller.clientName,
-        readBySender: req.readBySender ?? defaultReadBySender(caller.clientName),
-        senderQueueId: req.queueId,
-        localId: req.localId,
-      });
-      return { id };
-    }
+    const addressee: Addressee =
+      req.type === "stream" || req.type === "channel"
+        ? { kind: "stream", channel: req.to === undefined ? undefined : streamIndicator(req.to), topic: req.topic }
+        : { kind: "direct", recipients: req.to === undefined ? [] : directRecipients(req.to) };
+    const { target, content } = await checkMessage(tx, realm, sender, addressee, req.content);
+    const id = await sendMessageInTx(tx, app, events, realm, sender, target, content, {
+      clientName: caller.clientName,
+      readBySender: req.readBySender ?? defaultReadBySender(caller.clientName),
+      senderQueueId: req.queueId,
+      localId: req.localId,
+    });
+    return { id };
   });
 }
 

@@ -6,9 +6,8 @@
 import type { AppContext } from "../context.js";
 import type { Caller } from "../http/auth.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
-import type { Executor } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
-import type { UserRow } from "../store/users.js";
+import { getSystemBot, type UserRow } from "../store/users.js";
 import { getStream } from "../store/streams.js";
 import { badRequest } from "../http/errors.js";
 import { normalizeContent, sendMessageInTx, type SendOptions } from "./messages.js";
@@ -18,16 +17,6 @@ const NOTIFICATION_BOT = "notification-bot@zulip.com";
 const SIGNUPS_TOPIC = "signups";
 /** Messages from system bots, which nobody reads as they are sent. */
 const AS_SYSTEM_BOT: SendOptions = { clientName: "Internal", readBySender: false };
-
-async function systemBot(db: Executor, realmId: number, email: string): Promise<UserRow> {
-  return db
-    .selectFrom("users")
-    .selectAll()
-    .where("realm_id", "=", realmId)
-    .where("is_system_bot", "=", 1)
-    .where("email", "=", email)
-    .executeTakeFirstOrThrow();
-}
 
 const silentMention = (user: UserRow) => `@_**${user.full_name}|${user.id}**`;
 
@@ -48,7 +37,7 @@ export async function sendWelcomeMessagesInTx(
   user: UserRow,
   customText: string | null,
 ): Promise<void> {
-  const bot = await systemBot(tx, realm.id, WELCOME_BOT);
+  const bot = await getSystemBot(tx, realm.id, WELCOME_BOT);
   const to = { kind: "direct" as const, recipients: [user] };
   await sendMessageInTx(tx, app, events, realm, bot, to, initialWelcomeText(), AS_SYSTEM_BOT);
   if (customText !== null) await sendMessageInTx(tx, app, events, realm, bot, to, normalizeContent(customText), AS_SYSTEM_BOT);
@@ -56,7 +45,7 @@ export async function sendWelcomeMessagesInTx(
 
 /** Notification Bot tells the person who invited the new user. */
 export async function notifyReferrerInTx(tx: Tx, app: AppContext, events: PendingEvents, realm: Realm, referrer: UserRow, user: UserRow) {
-  const bot = await systemBot(tx, realm.id, NOTIFICATION_BOT);
+  const bot = await getSystemBot(tx, realm.id, NOTIFICATION_BOT);
   const content = `${silentMention(user)} accepted your invitation to join Zulip!`;
   await sendMessageInTx(tx, app, events, realm, bot, { kind: "direct", recipients: [referrer] }, content, AS_SYSTEM_BOT);
 }
@@ -65,7 +54,7 @@ export async function notifyReferrerInTx(tx: Tx, app: AppContext, events: Pendin
 export async function announceSignupInTx(tx: Tx, app: AppContext, events: PendingEvents, realm: Realm, user: UserRow) {
   const stream = await getStream(tx, realm.id, realm.props.signup_announcements_stream_id);
   if (!stream || stream.is_archived === 1) return;
-  const bot = await systemBot(tx, realm.id, NOTIFICATION_BOT);
+  const bot = await getSystemBot(tx, realm.id, NOTIFICATION_BOT);
   const content = `${silentMention(user)} joined this organization.`;
   await sendMessageInTx(tx, app, events, realm, bot, { kind: "stream", stream, topic: SIGNUPS_TOPIC }, content, AS_SYSTEM_BOT);
 }
@@ -78,7 +67,7 @@ export async function sendTestWelcomeMessage(app: AppContext, caller: Caller, te
   if (text.length === 0) throw badRequest("Message must not be empty");
   const content = normalizeContent(text);
   return runAction(app, async (tx, events) => {
-    const bot = await systemBot(tx, caller.realm.id, WELCOME_BOT);
+    const bot = await getSystemBot(tx, caller.realm.id, WELCOME_BOT);
     return sendMessageInTx(tx, app, events, caller.realm, bot, { kind: "direct", recipients: [caller.user] }, content, AS_SYSTEM_BOT);
   });
 }

@@ -4,7 +4,7 @@ import { runAction, type PendingEvents, type Tx } from "./run.js";
 import type { ChannelGroupSetting, Executor } from "../store/schema.js";
 import { CHANNEL_GROUP_SETTINGS } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
-import type { UserRow } from "../store/users.js";
+import { getNotificationBot, type UserRow } from "../store/users.js";
 import { getRealm } from "../store/realms.js";
 import { recursiveMemberIds, systemGroupIds } from "../store/groups.js";
 import { addSubscriptions, removeSubscriptions } from "../store/subscriptions.js";
@@ -38,7 +38,7 @@ import { checkChannelFolderId, createStreamInTx } from "./streams.js";
 import { groupForSetting, type GroupSettingInput } from "./group_setting_input.js";
 import { sendMessageInTx } from "./messages.js";
 import { formatSubscription } from "../format/streams.js";
-import { channelEventsTopic, notificationBot, sendStreamCreate, silentMention } from "./channel_events.js";
+import { channelEventsTopic, sendStreamCreate, silentMention } from "./channel_events.js";
 
 export type Principals = string[] | number[];
 
@@ -355,7 +355,7 @@ async function sendNewSubscriptionNotices(
   subscribed: Record<string, string[]>,
   created: StreamRow[],
 ): Promise<boolean> {
-  const bot = await notificationBot(tx, realm.id);
+  const bot = await getNotificationBot(tx, realm.id);
   const asBot = { clientName: "Internal", readBySender: false, markReadFor: [actor.id] };
   const createdNames = new Set(created.map((s) => s.name));
   const sendDms = req.sendNewSubscriptionMessages && Object.keys(subscribed).length <= LIMITS.maxBulkNewSubscriptionMessages;

@@ -1,8 +1,9 @@
-/** A small conversation history for the development organization, sent as real messages. */
+/** A small conversation history for the development organization, sent as real messages, and messages scheduled for later. */
 import type { AppContext } from "../context.js";
 import { PendingEvents, type Tx } from "../actions/run.js";
 import { sendMessageInTx, type MessageTarget } from "../actions/messages.js";
 import { getStream } from "../store/streams.js";
+import { scheduleMessageInTx } from "../actions/scheduled_messages.js";
 import type { DevOrganization, DevPerson } from "./seed.js";
 
 type Line = [sender: DevPerson, where: { channel: string; topic: string } | { to: DevPerson[] }, content: string];
@@ -37,4 +38,29 @@ export async function seedDevMessages(tx: Tx, app: AppContext, org: DevOrganizat
     }
     await sendMessageInTx(tx, app, events, org.realm, sender, target, content, { clientName: "populate_db", readBySender: true });
   }
+}
+
+const YEAR_SECONDS = 365 * 24 * 3600;
+
+/** Iago's two messages scheduled a year ahead, which the API documentation's examples use. */
+export async function seedDevScheduledMessages(tx: Tx, app: AppContext, org: DevOrganization): Promise<void> {
+  const events = new PendingEvents();
+  const iago = { user: org.people.iago, realm: org.realm, clientName: "populate_db" };
+  const inAYear = Math.floor(app.clock.now()) + YEAR_SECONDS;
+  await scheduleMessageInTx(tx, app, events, iago, {
+    type: "stream",
+    to: org.channels.Denmark,
+    topic: "test-api",
+    content: "It's time to celebrate the anniversary of provisioning this development environment :tada:!",
+    scheduledDeliveryTimestamp: inAYear,
+    readBySender: undefined,
+  });
+  await scheduleMessageInTx(tx, app, events, iago, {
+    type: "private",
+    to: [org.people.iago.id],
+    topic: undefined,
+    content: "Note to self: It's been a while since you've provisioned this development environment.",
+    scheduledDeliveryTimestamp: inAYear,
+    readBySender: undefined,
+  });
 }

@@ -15,7 +15,7 @@ import { getRealm, type Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
 import { Role } from "../domain/roles.js";
 import { renderMarkdown } from "../markdown/render.js";
-import { seedDevMessages } from "./messages.js";
+import { seedDevMessages, seedDevScheduledMessages } from "./messages.js";
 
 /** The password of every person in the development organization. */
 export const DEV_PASSWORD = "zulipdev";
@@ -226,6 +226,7 @@ export async function seedDevOrganization(app: AppContext, steps: DevSeedStep[] 
   return runAction(app, async (tx) => {
     const org = await createDevOrganizationInTx(tx, app);
     await seedDevMessages(tx, app, org);
+    await seedDevScheduledMessages(tx, app, org);
     for (const step of steps) await step(tx, app, org);
     return org;
   });

@@ -19,6 +19,7 @@ import { channelAdminRoutes } from "./channel_admin.js";
 import { messageEditRoutes } from "./message_edit.js";
 import { channelFolderRoutes } from "./channel_folders.js";
 import { realmRoutes } from "./realm.js";
+import { scheduledMessageRoutes } from "./scheduled_messages.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -42,4 +43,5 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...messageEditRoutes,
   ...channelFolderRoutes,
   ...realmRoutes,
+  ...scheduledMessageRoutes,
 ];

@@ -30,6 +30,9 @@ export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
   if (isPg) {
     dialect = "postgres";
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection the server drops (a restart, or the database going away while the pool
+    // closes) is discarded by the pool; without a listener its error would crash the process.
+    pool.on("error", () => {});
     db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   } else {
     dialect = "sqlite";

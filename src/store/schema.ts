@@ -229,6 +229,28 @@ export interface RealmPlaygroundTable {
   url_template: string;
 }
 
+export interface ScheduledMessageTable {
+  id: Generated<number>;
+  realm_id: number;
+  sender_id: number;
+  /** Channel messages only. */
+  stream_id: number | null;
+  /** Direct messages only: sorted comma-joined ids of every participant, the sender included. */
+  dm_key: string | null;
+  topic: string;
+  content: string;
+  rendered_content: string;
+  /** The client that scheduled or last edited it; the sent message names it. */
+  client: string;
+  /** UNIX seconds. */
+  scheduled_timestamp: number;
+  read_by_sender: Flag;
+  delivered: Flag;
+  delivered_message_id: number | null;
+  failed: Flag;
+  failure_message: string | null;
+}
+
 export interface UserPresenceTable {
   user_id: number;
   realm_id: number;
@@ -342,6 +364,7 @@ export interface DB {
   alert_words: AlertWordTable;
   realm_linkifiers: RealmLinkifierTable;
   realm_playgrounds: RealmPlaygroundTable;
+  scheduled_messages: ScheduledMessageTable;
   user_presence: UserPresenceTable;
   presence_sequences: PresenceSequenceTable;
   push_device_tokens: PushDeviceTokenTable;

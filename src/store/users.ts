@@ -13,6 +13,20 @@ export async function getUserById(db: Executor, realmId: number, id: number): Pr
   return db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("id", "=", id).executeTakeFirst();
 }
 
+/** One of the organization's system bots (Notification Bot, Welcome Bot…), by its address. */
+export async function getSystemBot(db: Executor, realmId: number, email: string): Promise<UserRow> {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where("is_system_bot", "=", 1)
+    .where("email", "=", email)
+    .executeTakeFirstOrThrow();
+}
+
+/** The system bot that sends the organization's notices. */
+export const getNotificationBot = (db: Executor, realmId: number) => getSystemBot(db, realmId, "notification-bot@zulip.com");
+
 /** Email addresses are matched case-insensitively, as Zulip does. */
 export async function getUserByDeliveryEmail(db: Executor, realmId: number, email: string): Promise<UserRow | undefined> {
   return db
@@ -141,17 +155,6 @@ export async function getUserByApiEmail(db: Executor, realmId: number, email: st
     .where("realm_id", "=", realmId)
     .where(sql<string>`lower(email)`, "=", email.trim().toLowerCase())
     .executeTakeFirst();
-}
-
-/** The organization's Notification Bot, which sends the notices Zulip's server writes. */
-export async function getNotificationBot(db: Executor, realmId: number): Promise<UserRow> {
-  return db
-    .selectFrom("users")
-    .selectAll()
-    .where("realm_id", "=", realmId)
-    .where("email", "=", "notification-bot@zulip.com")
-    .where("is_system_bot", "=", 1)
-    .executeTakeFirstOrThrow();
 }
 
 export type UserChanges = Partial<Pick<UserRow, "full_name" | "role" | "email" | "delivery_email" | "is_active">>;

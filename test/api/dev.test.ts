@@ -231,3 +231,21 @@ describe("the development organization's message history", () => {
     assert.deepEqual(core.body.messages, [], "a guest outside the private channel reads nothing of it");
   });
 });
+
+describe("the development organization's scheduled messages", () => {
+  test("Iago has two, a year ahead: one to Denmark and a note to himself", async () => {
+    const iago = await login("iago@zulip.com");
+    const r = await iago.get("/scheduled_messages");
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const yearAhead = (m: { scheduled_delivery_timestamp: number }) => m.scheduled_delivery_timestamp - Date.now() / 1000 > 364 * 24 * 3600;
+    assert.ok(r.body.scheduled_messages.every(yearAhead));
+    assert.deepEqual(
+      r.body.scheduled_messages.map((m: any) => [m.type, m.to, m.topic, m.content, m.failed]),
+      [
+        ["stream", org.channels.Denmark, "test-api", "It's time to celebrate the anniversary of provisioning this development environment :tada:!", false],
+        ["private", [org.people.iago.id], undefined, "Note to self: It's been a while since you've provisioned this development environment.", false],
+      ],
+    );
+    assert.deepEqual((await (await login("hamlet@zulip.com")).get("/scheduled_messages")).body.scheduled_messages, []);
+  });
+});

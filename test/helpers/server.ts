@@ -13,6 +13,8 @@ import type { Clock } from "../../src/context.js";
 
 export interface TestServer extends Running {
   dataDir: string;
+  /** Stops this server, keeping its database, and starts another on it, as a restart would. */
+  restart(opts?: StartOptions): Promise<TestServer>;
 }
 
 /** A clock tests move by hand. */
@@ -53,14 +55,24 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Sta
     { CONFAB_DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent" },
     { port: 0, databaseUrl: database?.url, ...overrides },
   );
+  return serveTestDatabase(config, opts, async () => {
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+}
+
+async function serveTestDatabase(config: Config, opts: StartOptions, dropDatabase: () => Promise<void>): Promise<TestServer> {
   const running = await startConfab(config, opts);
   return {
     ...running,
-    dataDir,
+    dataDir: config.dataDir,
+    async restart(next: StartOptions = {}) {
+      await running.close();
+      return serveTestDatabase(config, next, dropDatabase);
+    },
     async close() {
       await running.close();
-      await database?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await dropDatabase();
     },
   };
 }

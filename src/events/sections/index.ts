@@ -11,3 +11,4 @@ import "./personal.js";
 import "./push_devices.js";
 import "./linkifiers.js";
 import "./channel_folders.js";
+import "./scheduled_messages.js";

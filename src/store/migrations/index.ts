@@ -4,6 +4,7 @@ import * as m001 from "./001_initial.js";
 import * as m002 from "./002_presence.js";
 import * as m003 from "./003_personal_tools.js";
 import * as m004 from "./004_linkifiers_playgrounds.js";
+import * as m005 from "./005_scheduled_messages.js";
 import * as m006 from "./006_channel_admin.js";
 import * as m007 from "./007_org_admin.js";
 import * as m008 from "./008_invites.js";
@@ -17,6 +18,7 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["002_presence", m002.up],
   ["003_personal_tools", m003.up],
   ["004_linkifiers_playgrounds", m004.up],
+  ["005_scheduled_messages", m005.up],
   ["006_channel_admin", m006.up],
   ["007_org_admin", m007.up],
   ["008_invites", m008.up],
