@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- events [--clients=1000,10000]`:
- *   N clients (one user each) register an event queue and long-poll it; once the server holds
- *   all N, one channel message is published to all of them. Reports p50/p99 delivery latency
+ *   N clients (one user each, all subscribed to one channel) register an event queue and
+ *   long-poll it; once the server holds all N, one of them sends a channel message with
+ *   POST /messages, which Confab stores for all N and fans out. Reports p50/p99 delivery latency
  *   and the server's resident memory, and the same fan-out on a baseline: a bare Node HTTP
  *   server holding N long-polls and answering them all. Servers run in child processes (so
  *   their memory is theirs alone); clients run here. Loopback only.
@@ -62,6 +63,9 @@ async function confabServer(clients: number): Promise<void> {
   const { startConfab } = await import("../../src/server.js");
   const { createRealm } = await import("../../src/actions/realms.js");
   const { generateApiKey } = await import("../../src/security/credentials.js");
+  const { runAction } = await import("../../src/actions/run.js");
+  const { createStreamInTx } = await import("../../src/actions/streams.js");
+  const { addGroupMembers, systemGroupIds } = await import("../../src/store/groups.js");
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "confab-bench-"));
   const config = loadConfig({ CONFAB_DATA_DIR: dataDir, LOG_LEVEL: "silent" }, { port: 0 });
@@ -93,18 +97,31 @@ async function confabServer(clients: number): Promise<void> {
     const rows = await running.app.db.insertInto("users").values(batch).returning(["id", "email", "api_key"]).execute();
     for (const r of rows) users.push({ id: r.id, email: r.email, key: r.api_key });
   }
+  // Users were inserted in bulk; give them the system group membership a member has.
+  const system = await systemGroupIds(running.app.db, realm.id);
+  for (let start = 0; start < users.length; start += 500) {
+    const ids = users.slice(start, start + 500).map((u) => u.id);
+    await addGroupMembers(running.app.db, system.get("role:members")!, ids);
+    await addGroupMembers(running.app.db, system.get("role:fullmembers")!, ids);
+  }
+  // Every client's user is subscribed to one channel; the message is a real POST /messages to it.
+  const channel = await runAction(running.app, (tx) => createStreamInTx(tx, running.app, realm, null, { name: "bench" }));
+  for (let start = 0; start < users.length; start += 500) {
+    await running.app.db
+      .insertInto("subscriptions")
+      .values(users.slice(start, start + 500).map((u) => ({ user_id: u.id, stream_id: channel.id, active: 1 as const, color: "#76ce90", props: "{}" })))
+      .execute();
+  }
+  const sender = users[0];
+  const auth = "Basic " + Buffer.from(`${sender.email}:${sender.key}`).toString("base64");
   let messageId = 0;
   serveIpc(async (op) => {
     if (op === "stats") return { ...running.app.eventQueues.stats(), rss: process.memoryUsage().rss };
     if (op === "publish") {
-      const perUser = new Map(users.map((u) => [u.id, { flags: [] as string[] }]));
+      const body = new URLSearchParams({ type: "stream", to: "bench", topic: "announcements", content: channelMessage(++messageId).content });
       const t0 = wallClockMs();
-      running.app.bus.publish({
-        realmId: realm.id,
-        userIds: users.map((u) => u.id),
-        event: { type: "message", message: channelMessage(++messageId), invite_only: false },
-        perUser,
-      });
+      const res = await fetch(`${running.url}/api/v1/messages`, { method: "POST", headers: { authorization: auth }, body });
+      if (!res.ok) throw new Error(`POST /messages failed: ${res.status} ${await res.text()}`);
       return { t0, publishMs: wallClockMs() - t0 };
     }
     if (op === "close") {
