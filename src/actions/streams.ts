@@ -17,6 +17,7 @@ import {
   type StreamRow,
 } from "../store/streams.js";
 import { badRequest } from "../http/errors.js";
+import { getChannelFolder } from "../store/channel_folders.js";
 import { isGuest } from "../domain/roles.js";
 import { hasBasicAccess, hasContentAccess, hasMetadataAccess } from "../domain/channel_access.js";
 import { channelFacts, streamDisplayData, userFacts } from "./channel_context.js";
@@ -97,13 +98,7 @@ export async function createStreamInTx(
 
 /** A channel folder of the organization (archived ones included), or Zulip's error. */
 export async function checkChannelFolderId(db: Executor, realmId: number, folderId: number): Promise<void> {
-  const folder = await db
-    .selectFrom("channel_folders")
-    .select("id")
-    .where("realm_id", "=", realmId)
-    .where("id", "=", folderId)
-    .executeTakeFirst();
-  if (!folder) throw badRequest("Invalid channel folder ID");
+  if (!(await getChannelFolder(db, realmId, folderId))) throw badRequest("Invalid channel folder ID");
 }
 
 export interface StreamAccess {

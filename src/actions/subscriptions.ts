@@ -20,7 +20,7 @@ import { badRequest, channelAlreadyExists, ownerRequired } from "../http/errors.
 import { isAdmin, isGuest } from "../domain/roles.js";
 import { LIMITS } from "../domain/limits.js";
 import { checkChannelName, historyPublicToSubscribersFor, permissionPolicyName } from "../domain/channels.js";
-import { CHANNEL_SETTING_RULES, DELETE_POLICY_SETTINGS, checkedRetentionDays } from "../domain/channel_settings.js";
+import { DELETE_POLICY_SETTINGS, channelSettingConfig, checkedRetentionDays } from "../domain/channel_settings.js";
 import type { TopicsPolicy } from "../domain/topics.js";
 import {
   METADATA_GRANTING_SETTINGS,
@@ -35,7 +35,8 @@ import {
 } from "../domain/channel_access.js";
 import { activeUsers, channelFacts, metadataAccessUserIds, streamDisplayData, userFacts } from "./channel_context.js";
 import { checkChannelFolderId, createStreamInTx } from "./streams.js";
-import { groupForSetting, type GroupSettingInput } from "./group_setting_input.js";
+import { normalizeForRealm, resolveGroupSettingValue } from "./group_settings.js";
+import type { GroupSettingValue } from "../domain/group_setting_value.js";
 import { sendMessageInTx } from "./messages.js";
 import { formatSubscription } from "../format/streams.js";
 import { channelEventsTopic, sendStreamCreate, silentMention } from "./channel_events.js";
@@ -132,7 +133,7 @@ export interface NewChannelOptions {
   historyPublicToSubscribers: boolean | undefined;
   messageRetentionDays: string | number;
   topicsPolicy: TopicsPolicy | undefined;
-  groupSettings: Partial<Record<ChannelGroupSetting, GroupSettingInput>>;
+  groupSettings: Partial<Record<ChannelGroupSetting, GroupSettingValue>>;
   folderId: number | undefined;
   sendNewSubscriptionMessages: boolean;
 }
@@ -172,7 +173,8 @@ async function createMissingChannels(
     for (const setting of CHANNEL_GROUP_SETTINGS) {
       const value = req.groupSettings[setting];
       if (value === undefined) continue;
-      groups[setting] = await groupForSetting(tx, realm.id, setting, value, CHANNEL_SETTING_RULES[setting]);
+      const normalized = await normalizeForRealm(tx, realm.id, value);
+      groups[setting] = await resolveGroupSettingValue(tx, realm, setting, normalized, channelSettingConfig(setting));
       if (
         DELETE_POLICY_SETTINGS.includes(setting) &&
         groups[setting] !== system.get("role:nobody") &&

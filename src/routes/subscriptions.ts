@@ -6,7 +6,7 @@ import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting } from "../store/schem
 import { LIMITS } from "../domain/limits.js";
 import { TOPICS_POLICIES } from "../domain/topics.js";
 import { listSubscriptions, subscribe, unsubscribe, type NewChannelOptions } from "../actions/subscriptions.js";
-import { groupSettingValueSchema, type GroupSettingInput } from "../actions/group_setting_input.js";
+import { groupSettingValueSchema, type GroupSettingValue } from "../domain/group_setting_value.js";
 
 const principals = P.json(z.union([z.array(z.string()), z.array(z.int())])).optional();
 
@@ -23,7 +23,7 @@ export const newChannelParams = {
   send_new_subscription_messages: P.bool().default(true),
   ...(Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, P.json(groupSettingValueSchema).optional()])) as Record<
     ChannelGroupSetting,
-    ReturnType<typeof P.json<GroupSettingInput | undefined>>
+    ReturnType<typeof P.json<GroupSettingValue | undefined>>
   >),
 };
 

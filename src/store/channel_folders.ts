@@ -1,3 +1,4 @@
+import { isStorableId } from "./ids.js";
 import type { Insertable, Selectable } from "kysely";
 import type { ChannelFolderTable, Executor } from "./schema.js";
 
@@ -11,6 +12,7 @@ export async function listChannelFolders(db: Executor, realmId: number, includeA
 }
 
 export async function getChannelFolder(db: Executor, realmId: number, id: number): Promise<ChannelFolderRow | undefined> {
+  if (!isStorableId(id)) return undefined;
   return db.selectFrom("channel_folders").selectAll().where("realm_id", "=", realmId).where("id", "=", id).executeTakeFirst();
 }
 

@@ -365,7 +365,7 @@ describe("POST /users/me/subscriptions: creating channels", () => {
     await refused(t.member, { subscriptions: [{ name: "g1" }], can_send_message_group: id("role:internet") }, "'can_send_message_group' setting cannot be set to 'role:internet' group.");
     await refused(t.member, { subscriptions: [{ name: "g1" }], can_send_message_group: 99999 }, "Invalid user group");
     await refused(t.member, { subscriptions: [{ name: "g1" }], can_send_message_group: { direct_members: [99999], direct_subgroups: [] } }, "Invalid user ID: 99999");
-    await refused(t.member, { subscriptions: [{ name: "g1" }], can_send_message_group: { direct_members: [1, t.member.id], direct_subgroups: [99999] } }, "Invalid user group ID: 99999");
+    await refused(t.member, { subscriptions: [{ name: "g1" }], can_send_message_group: { direct_members: [t.owner.id, t.member.id], direct_subgroups: [99999] } }, "Invalid user group ID: 99999");
     await refused(t.member, { subscriptions: [{ name: "g1" }], can_send_message_group: "admins" }, "can_send_message_group is not valid JSON");
     await refused(t.member, { subscriptions: [{ name: "g1" }], can_delete_any_message_group: id("role:members") }, "Insufficient permission");
   });
