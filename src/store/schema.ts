@@ -343,6 +343,17 @@ export interface InviteEmailSentTable {
   sent_at: number;
 }
 
+/** A custom emoji; deactivated ones stay, for the reactions and statuses that use them. */
+export interface RealmEmojiTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  author_id: number | null;
+  file_name: string;
+  is_animated: Flag;
+  deactivated: Flag;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -373,6 +384,7 @@ export interface DB {
   email_invites: EmailInviteTable;
   multiuse_invites: MultiuseInviteTable;
   invite_emails_sent: InviteEmailSentTable;
+  realm_emoji: RealmEmojiTable;
 }
 
 export type Db = Kysely<DB>;

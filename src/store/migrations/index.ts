@@ -9,6 +9,7 @@ import * as m006 from "./006_channel_admin.js";
 import * as m007 from "./007_org_admin.js";
 import * as m008 from "./008_invites.js";
 import * as m009 from "./009_push_devices.js";
+import * as m010 from "./010_realm_emoji.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
 
@@ -23,4 +24,5 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["007_org_admin", m007.up],
   ["008_invites", m008.up],
   ["009_push_devices", m009.up],
+  ["010_realm_emoji", m010.up],
 ];
