@@ -7,6 +7,8 @@ import { ZulipError } from "./http/errors.js";
 import type { EndpointDef, Method } from "./http/endpoint.js";
 import { ALL_ENDPOINTS } from "./routes/index.js";
 import { registerSignupPages } from "./routes/web/signup.js";
+import { registerExportDownloads } from "./routes/web/exports.js";
+import { registerVideoCallPages } from "./routes/web/video_calls.js";
 
 const API_PREFIX = "/api/v1";
 
@@ -81,6 +83,8 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
     { prefix: API_PREFIX },
   );
   registerSignupPages(server, app);
+  registerExportDownloads(server, app);
+  registerVideoCallPages(server, app);
 
   return server;
 }

@@ -33,6 +33,11 @@ export interface Config {
   emailFrom: string;
   /** Most invitation emails one organization may send in 24 hours (Zulip's max_invites). */
   invitesDailyLimit: number;
+  /** A BigBlueButton server (its base URL ending in /bigbluebutton/) and its shared secret. */
+  bigBlueButtonUrl?: string;
+  bigBlueButtonSecret?: string;
+  /** Bounds every request to the BigBlueButton server. */
+  bigBlueButtonTimeoutMs: number;
 }
 
 /** Event queue timings; Zulip's values by default, shorter ones for tests. */
@@ -121,6 +126,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: env.CONFAB_SMTP_URL || undefined,
     emailFrom: env.CONFAB_EMAIL_FROM || `noreply@${emailDomain(env.CONFAB_EXTERNAL_URL ?? "http://localhost")}`,
     invitesDailyLimit: nonNegativeInt(env.CONFAB_INVITES_DAILY_LIMIT, INVITES_DEFAULT_DAILY_LIMIT),
+    bigBlueButtonUrl: env.CONFAB_BIGBLUEBUTTON_URL || undefined,
+    bigBlueButtonSecret: env.CONFAB_BIGBLUEBUTTON_SECRET || undefined,
+    bigBlueButtonTimeoutMs: 1000 * positiveNumber(env.CONFAB_BIGBLUEBUTTON_TIMEOUT_SECS, 15),
     ...overrides,
   };
 }

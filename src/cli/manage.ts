@@ -16,6 +16,7 @@ import { getRealmByStringId, type Realm } from "../store/realms.js";
 import { getUserByDeliveryEmail, type UserRow } from "../store/users.js";
 import { Role } from "../domain/roles.js";
 import { zuliprcText } from "./zuliprc.js";
+import { importRealm, ImportError } from "./import_realm.js";
 
 export const USAGE = `Usage: confab <command> [options]
 
@@ -25,6 +26,7 @@ Commands:
                  [--password PASSWORD] [--can-create-users] [--can-change-user-emails]
   print-api-key  --realm ID --email EMAIL
   write-zuliprc  --realm ID --email EMAIL [--output FILE]
+  import-realm   --file ARCHIVE   (an export from POST /export/realm, into an empty database)
 
 Organizations are named by their string id ("" for the one at the bare host).
 The environment is the server's: CONFAB_DATA_DIR, DATABASE_URL.`;
@@ -139,6 +141,14 @@ const COMMANDS: Record<string, { options: Record<string, { type: "string" | "boo
       }
     },
   },
+
+  "import-realm": {
+    options: { file: { type: "string" } },
+    async run(app, values, io) {
+      const { realm, rows } = await importRealm(app, required(values, "file"));
+      io.out(`Imported organization '${realm.name}' (string id '${realm.string_id}', id ${realm.id}): ${rows} rows.`);
+    },
+  },
 };
 
 async function withApp<T>(env: NodeJS.ProcessEnv, fn: (app: AppContext) => Promise<T>): Promise<T> {
@@ -167,7 +177,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     await withApp(env, (app) => command.run(app, values, io));
     return 0;
   } catch (e) {
-    if (e instanceof UsageError || e instanceof ZulipError) {
+    if (e instanceof UsageError || e instanceof ZulipError || e instanceof ImportError) {
       io.err(`error: ${e instanceof ZulipError ? e.msg : e.message}`);
       return 1;
     }

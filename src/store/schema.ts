@@ -354,6 +354,20 @@ export interface RealmEmojiTable {
   deactivated: Flag;
 }
 
+/** An organization data export and where its archive is. */
+export interface RealmExportTable {
+  id: Generated<number>;
+  realm_id: number;
+  acting_user_id: number | null;
+  type: number;
+  status: number;
+  date_requested: number;
+  date_succeeded: number | null;
+  date_failed: number | null;
+  date_deleted: number | null;
+  path: string | null;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -385,6 +399,7 @@ export interface DB {
   multiuse_invites: MultiuseInviteTable;
   invite_emails_sent: InviteEmailSentTable;
   realm_emoji: RealmEmojiTable;
+  realm_exports: RealmExportTable;
 }
 
 export type Db = Kysely<DB>;
