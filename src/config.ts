@@ -33,7 +33,12 @@ export interface Config {
   emailFrom: string;
   /** Most invitation emails one organization may send in 24 hours (Zulip's max_invites). */
   invitesDailyLimit: number;
+  /** Deleting a topic: messages per transaction, and how long one request keeps deleting batches. */
+  deleteTopic: { batchSize: number; timeLimitSecs: number };
 }
+
+/** Zulip's RETENTION_STREAM_MESSAGE_BATCH_SIZE and delete_in_topic's time budget. */
+export const ZULIP_DELETE_TOPIC = { batchSize: 100, timeLimitSecs: 50 };
 
 /** Event queue timings; Zulip's values by default, shorter ones for tests. */
 export interface EventQueueTimings {
@@ -121,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: env.CONFAB_SMTP_URL || undefined,
     emailFrom: env.CONFAB_EMAIL_FROM || `noreply@${emailDomain(env.CONFAB_EXTERNAL_URL ?? "http://localhost")}`,
     invitesDailyLimit: nonNegativeInt(env.CONFAB_INVITES_DAILY_LIMIT, INVITES_DEFAULT_DAILY_LIMIT),
+    deleteTopic: ZULIP_DELETE_TOPIC,
     ...overrides,
   };
 }

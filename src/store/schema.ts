@@ -354,6 +354,19 @@ export interface RealmEmojiTable {
   deactivated: Flag;
 }
 
+export interface UserTopicTable {
+  id: Generated<number>;
+  user_id: number;
+  stream_id: number;
+  /** The topic as the user last spelled it. */
+  topic_name: string;
+  /** topic_name lower-cased: topics compare case-insensitively. */
+  topic_key: string;
+  /** 1 muted, 2 unmuted, 3 followed (no row: inherit). */
+  visibility_policy: number;
+  last_updated: number;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -385,6 +398,7 @@ export interface DB {
   multiuse_invites: MultiuseInviteTable;
   invite_emails_sent: InviteEmailSentTable;
   realm_emoji: RealmEmojiTable;
+  user_topics: UserTopicTable;
 }
 
 export type Db = Kysely<DB>;
