@@ -29,7 +29,6 @@ export async function channelTopics(app: AppContext, user: UserRow, streamId: nu
  */
 export async function doDeleteTopic(app: AppContext, user: UserRow, streamId: number, topicName: string): Promise<{ complete: boolean }> {
   const topic = readEmptyTopicDisplayName(topicName);
-  await accessStreamById(app.db, user, streamId);
   const { batchSize, timeLimitSecs } = app.config.deleteTopic;
   const started = performance.now();
   for (;;) {

@@ -50,7 +50,7 @@ export async function upsertUserTopic(
  * The topics of a channel with their newest message id, grouped by exact spelling, from one
  * pass over the (stream_id, topic, id) index; `readerId` limits them to that user's messages.
  */
-export async function topicHistory(db: Executor, streamId: number, readerId: number | null) {
+export function topicHistoryQuery(db: Executor, streamId: number, readerId: number | null) {
   let q = db
     .selectFrom("messages")
     .select(["messages.topic", (eb) => eb.fn.max<number>("messages.id").as("max_id")])
@@ -58,6 +58,10 @@ export async function topicHistory(db: Executor, streamId: number, readerId: num
   if (readerId !== null) {
     q = q.innerJoin("user_messages", "user_messages.message_id", "messages.id").where("user_messages.user_id", "=", readerId);
   }
-  const rows = await q.groupBy("messages.topic").execute();
+  return q.groupBy("messages.topic");
+}
+
+export async function topicHistory(db: Executor, streamId: number, readerId: number | null) {
+  const rows = await topicHistoryQuery(db, streamId, readerId).execute();
   return rows.map((r) => ({ topic: r.topic, max_id: Number(r.max_id) }));
 }
