@@ -4,10 +4,9 @@
  */
 import { registerStateSection, type StateContext } from "../state.js";
 import { mutedTopicsOf, userTopicsRegisterState, type ApiUserTopic } from "../../actions/user_topics.js";
-import { VisibilityPolicy, displayTopic, topicKey } from "../../domain/topics.js";
+import { VisibilityPolicy, displayTopic, readEmptyTopicDisplayName, topicKey } from "../../domain/topics.js";
 
-const sameTopic = (a: ApiUserTopic, streamId: unknown, topic: unknown) =>
-  a.stream_id === streamId && typeof topic === "string" && topicKey(a.topic_name) === topicKey(topic);
+const sameTopic = (a: ApiUserTopic, streamId: number, topic: string) => a.stream_id === streamId && topicKey(a.topic_name) === topicKey(topic);
 
 registerStateSection({
   name: "user_topics",
@@ -15,11 +14,11 @@ registerStateSection({
   eventTypes: ["user_topic"],
   fetch: ({ app, user }) => userTopicsRegisterState(app.db, user.id),
   apply(state, event) {
-    const list = (state.user_topics as ApiUserTopic[]).filter((t) => !sameTopic(t, event.stream_id, event.topic_name));
-    if (event.visibility_policy !== VisibilityPolicy.INHERIT) {
-      const { stream_id, topic_name, last_updated, visibility_policy } = event as unknown as ApiUserTopic;
-      list.push({ stream_id, topic_name, last_updated, visibility_policy });
-    }
+    const { stream_id, last_updated, visibility_policy } = event as unknown as ApiUserTopic;
+    // Queued events may already show the empty topic by its display name; `finish` does that here.
+    const topic_name = readEmptyTopicDisplayName(String(event.topic_name));
+    const list = (state.user_topics as ApiUserTopic[]).filter((t) => !sameTopic(t, stream_id, topic_name));
+    if (visibility_policy !== VisibilityPolicy.INHERIT) list.push({ stream_id, topic_name, last_updated, visibility_policy });
     state.user_topics = list;
   },
   finish(state, ctx) {
