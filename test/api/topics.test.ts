@@ -348,6 +348,12 @@ describe("register", () => {
     const r = await register(t.member, { fetch_event_types: ["user_topic", "muted_topics"] });
     assert.deepEqual(r.user_topics, []);
     assert.deepEqual((await register(t.member, { fetch_event_types: ["muted_topics"] })).muted_topics, []);
+    // Archived channels are closed to reading and to new policies; old ones can still be cleared.
+    await refused(srv, () => topicsOf(t.member, c), "Invalid channel ID");
+    await refused(srv, () => setPolicy(t.member, c.id, "other", 1), "Invalid channel ID");
+    await refused(srv, () => deleteTopic(t.owner, c, "gone"), "Invalid channel ID");
+    await ok(setPolicy(t.member, c.id, "gone", 0));
+    assert.deepEqual(await rowsOf(t.member.id), []);
   });
 });
 
