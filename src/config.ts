@@ -38,7 +38,12 @@ export interface Config {
   bigBlueButtonSecret?: string;
   /** Bounds every request to the BigBlueButton server. */
   bigBlueButtonTimeoutMs: number;
+  /** Deleting a topic: messages per transaction, and how long one request keeps deleting batches. */
+  deleteTopic: { batchSize: number; timeLimitSecs: number };
 }
+
+/** Zulip's RETENTION_STREAM_MESSAGE_BATCH_SIZE and delete_in_topic's time budget. */
+export const ZULIP_DELETE_TOPIC = { batchSize: 100, timeLimitSecs: 50 };
 
 /** Event queue timings; Zulip's values by default, shorter ones for tests. */
 export interface EventQueueTimings {
@@ -129,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bigBlueButtonUrl: env.CONFAB_BIGBLUEBUTTON_URL || undefined,
     bigBlueButtonSecret: env.CONFAB_BIGBLUEBUTTON_SECRET || undefined,
     bigBlueButtonTimeoutMs: 1000 * positiveNumber(env.CONFAB_BIGBLUEBUTTON_TIMEOUT_SECS, 15),
+    deleteTopic: ZULIP_DELETE_TOPIC,
     ...overrides,
   };
 }

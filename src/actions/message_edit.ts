@@ -45,6 +45,7 @@ import { CONTENT_FLAG_MASK, accessMessage, contentFlagBits, normalizeContent, se
 import { accessStreamById } from "./streams.js";
 import { channelEventUserIds, channelFacts, senderFacts, userFacts } from "./channel_context.js";
 import { sendStreamUpdate, silentMention } from "./channel_events.js";
+import { carryUserTopics } from "./user_topics.js";
 
 export interface MessageEditRequest {
   streamId: number | undefined;
@@ -59,8 +60,18 @@ export interface MessageEditRequest {
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 const sortedIds = (ids: Iterable<number>) => [...new Set(ids)].sort((a, b) => a - b);
 
-/** The messages of a channel topic (topics compare case-insensitively) the user may see, by id. */
-async function visibleTopicMessageIds(tx: Tx, user: UserRow, stream: StreamRow, topic: string, seesHistory: boolean): Promise<number[]> {
+/**
+ * The messages of a channel topic (topics compare case-insensitively) the user may see, by id;
+ * with `newest`, only that many of the most recent ones.
+ */
+export async function visibleTopicMessageIds(
+  tx: Tx,
+  user: UserRow,
+  stream: StreamRow,
+  topic: string,
+  seesHistory: boolean,
+  newest?: number,
+): Promise<number[]> {
   let q = tx
     .selectFrom("messages")
     .select("messages.id")
@@ -69,10 +80,11 @@ async function visibleTopicMessageIds(tx: Tx, user: UserRow, stream: StreamRow, 
   if (!seesHistory) {
     q = q.innerJoin("user_messages", "user_messages.message_id", "messages.id").where("user_messages.user_id", "=", user.id);
   }
-  return (await q.orderBy("messages.id").execute()).map((r) => r.id);
+  if (newest === undefined) return (await q.orderBy("messages.id").execute()).map((r) => r.id);
+  return (await q.orderBy("messages.id", "desc").limit(newest).execute()).map((r) => r.id).reverse();
 }
 
-async function seesHistoryOf(tx: Tx, user: UserRow, facts: UserFacts, stream: StreamRow): Promise<boolean> {
+export async function seesHistoryOf(tx: Tx, user: UserRow, facts: UserFacts, stream: StreamRow): Promise<boolean> {
   const subscribed = (await getSubscription(tx, user.id, stream.id))?.active === 1;
   return canAccessHistory(facts, channelFacts(stream), subscribed);
 }
@@ -147,6 +159,17 @@ export async function editMessage(app: AppContext, user: UserRow, messageId: num
     const timestamp = Math.floor(app.clock.now());
     const change = await applyEdit(tx, app, events, realm, user, message, { content, move, propagateMode: req.propagateMode, timestamp });
     if (move && (move.topic || move.target.id !== move.origin.id)) {
+      if (change.movedAllVisible) {
+        await carryUserTopics(tx, events, realm, {
+          origin: move.origin,
+          originTopic: message.topic,
+          target: move.target,
+          targetTopic: move.topic?.target ?? message.topic,
+          movedIds: change.changedIds,
+          losingAccess: change.losingAccess,
+          now: timestamp,
+        });
+      }
       await sendMoveNotices(tx, app, events, realm, user, message, move, change, req);
     }
     return { detached_uploads: [] };
@@ -209,6 +232,8 @@ interface AppliedEdit {
   changedIds: number[];
   /** Whether the acting user can see nothing left behind in the old topic. */
   movedAllVisible: boolean;
+  /** Users who can no longer see the moved messages. */
+  losingAccess: number[];
 }
 
 async function applyEdit(
@@ -258,7 +283,7 @@ async function applyEdit(
     await saveWithHistory(tx, message, updates, history);
     event.message_ids = [message.id];
     await sendUpdateEvent(tx, realm, events, event, message.id, []);
-    return { changedIds: [message.id], movedAllVisible: false };
+    return { changedIds: [message.id], movedAllVisible: false, losingAccess: [] };
   }
 
   const { origin, target, topic } = move;
@@ -319,7 +344,7 @@ async function applyEdit(
   }
 
   const remaining = moved ? await visibleTopicMessageIds(tx, user, origin, message.topic, seesHistory) : [];
-  return { changedIds, movedAllVisible: edit.propagateMode === "change_all" || remaining.length === 0 };
+  return { changedIds, movedAllVisible: edit.propagateMode === "change_all" || remaining.length === 0, losingAccess };
 }
 
 async function saveWithHistory(tx: Tx, message: MessageRow, updates: Partial<MessageRow>, entry: Record<string, unknown>) {
@@ -481,15 +506,32 @@ export async function deleteMessage(app: AppContext, user: UserRow, messageId: n
     if (refusal === "not_allowed") throw badRequest("You don't have permission to delete this message");
     if (refusal === "time_limit") throw badRequest("The time limit for deleting this message has passed");
 
-    const holders = (await tx.selectFrom("user_messages").select("user_id").where("message_id", "=", message.id).execute()).map((r) => r.user_id);
-    const audience = new Set([...holders, user.id]);
-    if (stream?.history_public_to_subscribers === 1) (await subscriberIds(tx, stream.id)).forEach((id) => audience.add(id));
-    await tx.deleteFrom("user_messages").where("message_id", "=", message.id).execute();
-    await tx.deleteFrom("messages").where("id", "=", message.id).execute();
-    const event: Record<string, unknown> = { type: "delete_message", message_ids: [message.id] };
-    Object.assign(event, stream ? { message_type: "stream", stream_id: stream.id, topic: message.topic } : { message_type: "private" });
-    events.send({ realmId: realm.id, event, userIds: sortedIds(audience) });
-    if (stream) await refreshFirstMessageId(tx, events, realm, stream.id);
+    await deleteMessagesInTx(tx, events, realm, user, stream, [message]);
     return {};
   });
+}
+
+/**
+ * Deletes messages of one conversation (a channel topic or a direct-message conversation) and
+ * tells everyone who had them, or could read them in the channel's history, in one event.
+ */
+export async function deleteMessagesInTx(
+  tx: Tx,
+  events: PendingEvents,
+  realm: Realm,
+  actor: UserRow,
+  stream: StreamRow | null,
+  messages: readonly Pick<MessageRow, "id" | "topic">[],
+): Promise<void> {
+  if (!messages.length) return;
+  const ids = sortedIds(messages.map((m) => m.id));
+  const holders = await tx.selectFrom("user_messages").select("user_id").distinct().where("message_id", "in", ids).execute();
+  const audience = new Set([...holders.map((r) => r.user_id), actor.id]);
+  if (stream?.history_public_to_subscribers === 1) (await subscriberIds(tx, stream.id)).forEach((id) => audience.add(id));
+  await tx.deleteFrom("user_messages").where("message_id", "in", ids).execute();
+  await tx.deleteFrom("messages").where("id", "in", ids).execute();
+  const event: Record<string, unknown> = { type: "delete_message", message_ids: ids };
+  Object.assign(event, stream ? { message_type: "stream", stream_id: stream.id, topic: messages[0].topic } : { message_type: "private" });
+  events.send({ realmId: realm.id, event, userIds: sortedIds(audience) });
+  if (stream) await refreshFirstMessageId(tx, events, realm, stream.id);
 }

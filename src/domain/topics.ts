@@ -53,3 +53,50 @@ export function checkTopicAllowed(policy: RealmTopicsPolicy, topic: string): voi
 export function displayTopic(topic: string, allowEmptyTopicName: boolean): string {
   return topic === "" && !allowEmptyTopicName ? EMPTY_TOPIC_DISPLAY_NAME : topic;
 }
+
+/** A user's visibility policy for a topic; "inherit" means the user has no row for it. */
+export const VisibilityPolicy = { INHERIT: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
+export const VISIBILITY_POLICIES: readonly number[] = Object.values(VisibilityPolicy);
+
+/** Topics compare case-insensitively; this is the form they are compared in. */
+export function topicKey(topic: string): string {
+  return topic.toLowerCase();
+}
+
+/** Where a request names a topic that must exist, the empty topic may be given by its display name. */
+export function readEmptyTopicDisplayName(topic: string): string {
+  return topic === EMPTY_TOPIC_DISPLAY_NAME ? "" : topic;
+}
+
+/**
+ * The policy a user keeps when a topic is moved into one they already have a policy for: the
+ * more visible of the two (followed, then unmuted, then inherit, then muted).
+ */
+export function visibilityPolicyAfterMerge(moved: number, target: number): number {
+  const both = [moved, target];
+  for (const p of [VisibilityPolicy.FOLLOWED, VisibilityPolicy.UNMUTED, VisibilityPolicy.INHERIT]) {
+    if (both.includes(p)) return p;
+  }
+  return VisibilityPolicy.MUTED;
+}
+
+export interface TopicHistoryEntry {
+  name: string;
+  max_id: number;
+}
+
+/**
+ * A channel's topics, newest first, from its messages grouped by exact topic: spellings that
+ * differ only in case are one topic, named as its most recent spelling.
+ */
+export function mergeTopicHistory(rows: readonly { topic: string; max_id: number }[], allowEmptyTopicName: boolean): TopicHistoryEntry[] {
+  const byKey = new Map<string, { topic: string; max_id: number }>();
+  for (const row of rows) {
+    const key = topicKey(row.topic);
+    const seen = byKey.get(key);
+    if (!seen || row.max_id > seen.max_id) byKey.set(key, row);
+  }
+  return [...byKey.values()]
+    .sort((a, b) => b.max_id - a.max_id)
+    .map((r) => ({ name: displayTopic(r.topic, allowEmptyTopicName), max_id: r.max_id }));
+}

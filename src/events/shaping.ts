@@ -169,6 +169,10 @@ export function shapeForQueue(event: Event, extra: Event | undefined, queue: Que
       const shaped = showEmptyTopics(event, ["orig_subject", "subject"], caps);
       return [extra ? { ...shaped, ...extra } : shaped];
     }
+    case "user_topic": {
+      const shaped = showEmptyTopics(event, ["topic_name"], caps);
+      return [extra ? { ...shaped, ...extra } : shaped];
+    }
     case "delete_message": {
       const shaped = showEmptyTopics(event, ["topic"], caps);
       if (Array.isArray(shaped.message_ids) && !caps.bulk_message_deletion) {

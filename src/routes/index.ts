@@ -22,6 +22,7 @@ import { realmRoutes } from "./realm.js";
 import { scheduledMessageRoutes } from "./scheduled_messages.js";
 import { realmExportRoutes } from "./realm_export.js";
 import { videoCallRoutes } from "./video_calls.js";
+import { topicRoutes } from "./topics.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -48,4 +49,5 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...scheduledMessageRoutes,
   ...realmExportRoutes,
   ...videoCallRoutes,
+  ...topicRoutes,
 ];

@@ -368,6 +368,19 @@ export interface RealmExportTable {
   path: string | null;
 }
 
+export interface UserTopicTable {
+  id: Generated<number>;
+  user_id: number;
+  stream_id: number;
+  /** The topic as the user last spelled it. */
+  topic_name: string;
+  /** topic_name lower-cased: topics compare case-insensitively. */
+  topic_key: string;
+  /** 1 muted, 2 unmuted, 3 followed (no row: inherit). */
+  visibility_policy: number;
+  last_updated: number;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -400,6 +413,7 @@ export interface DB {
   invite_emails_sent: InviteEmailSentTable;
   realm_emoji: RealmEmojiTable;
   realm_exports: RealmExportTable;
+  user_topics: UserTopicTable;
 }
 
 export type Db = Kysely<DB>;

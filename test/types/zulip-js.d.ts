@@ -15,6 +15,7 @@ declare module "zulip-js" {
     };
     streams: {
       deleteById(params: Params): Response;
+      topics: { retrieve(params: Params): Response };
     };
     users: {
       retrieve(params?: Params): Response;
