@@ -249,6 +249,19 @@ export interface ScheduledMessageTable {
   delivered_message_id: number | null;
   failed: Flag;
   failure_message: string | null;
+  /** 0: sent later by its sender; 1: a reminder, sent to its sender by Notification Bot. */
+  delivery_type: Generated<number>;
+  reminder_target_message_id: number | null;
+  reminder_note: string | null;
+}
+
+export interface NavigationViewTable {
+  id: Generated<number>;
+  user_id: number;
+  fragment: string;
+  is_pinned: Flag;
+  /** Built-in views have none. */
+  name: string | null;
 }
 
 export interface UserPresenceTable {
@@ -385,6 +398,7 @@ export interface DB {
   multiuse_invites: MultiuseInviteTable;
   invite_emails_sent: InviteEmailSentTable;
   realm_emoji: RealmEmojiTable;
+  navigation_views: NavigationViewTable;
 }
 
 export type Db = Kysely<DB>;
