@@ -42,12 +42,20 @@ export const realmRoutes = [
       description: P.string({ maxLength: MAX_REALM_DESCRIPTION_LENGTH }).optional(),
       name: P.string({ maxLength: MAX_REALM_NAME_LENGTH }).optional(),
       topics_policy: P.oneOf(Object.keys(REALM_TOPICS_POLICIES) as RealmTopicsPolicyName[]).optional(),
+      moderation_request_channel_id: P.int().optional(),
     },
     handler: async ({ app, caller }, p) => {
       const changes = p as Record<string, GroupSettingChange | undefined>;
       const booleans = Object.fromEntries(REALM_BOOLEAN_PROPERTIES.map((name) => [name, p[name]]));
       const groupSettings = Object.fromEntries(Object.keys(REALM_PERMISSION_SETTINGS).map((s) => [s, changes[s]]));
-      return doUpdateRealm(app, caller, { name: p.name, description: p.description, topicsPolicy: p.topics_policy, booleans, groupSettings });
+      return doUpdateRealm(app, caller, {
+        name: p.name,
+        description: p.description,
+        topicsPolicy: p.topics_policy,
+        booleans,
+        groupSettings,
+        moderationRequestChannelId: p.moderation_request_channel_id,
+      });
     },
   }),
 
