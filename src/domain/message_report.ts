@@ -5,6 +5,7 @@
 import { LIMITS } from "./limits.js";
 import { globalTime } from "./scheduled_messages.js";
 import { truncateContent } from "./text.js";
+import { channelMessageLinkSyntax, messageUrl } from "./message_links.js";
 
 export const REPORT_REASONS = {
   spam: "Spam",
@@ -38,10 +39,10 @@ export interface ReportedMessage {
   participants?: ReportPerson[];
 }
 
-const silentMention = (u: ReportPerson) => `@_**${u.fullName}|${u.id}**`;
+export const silentMention = (u: ReportPerson) => `@_**${u.fullName}|${u.id}**`;
 
 /** "A", "A and B", "A, B, and C". */
-function joinNames(names: string[]): string {
+export function joinNames(names: string[]): string {
   if (names.length <= 2) return names.join(" and ");
   return `${names.slice(0, -1).join(", ")}, and ${names[names.length - 1]}`;
 }
@@ -69,10 +70,8 @@ function header(reporter: ReportPerson, m: ReportedMessage): string {
 
 /** A link to the reported message, as Zulip writes it in the report. */
 function originalMessageLink(realmUrl: string, m: ReportedMessage): string {
-  if (m.channel) return `Original message at #**${m.channel.name}>${m.channel.topic}@${m.id}**`;
-  const ids = [...new Set(m.participants!.map((u) => u.id))].sort((a, b) => a - b);
-  const slug = ids.join(",") + (ids.length >= 3 ? "-group" : "");
-  return `[Original message](${realmUrl}/#narrow/dm/${slug}/near/${m.id})`;
+  if (m.channel) return `Original message at ${channelMessageLinkSyntax(m.channel.name, m.channel.topic, m.id)}`;
+  return `[Original message](${messageUrl(realmUrl, { id: m.id, participantIds: m.participants!.map((u) => u.id) })})`;
 }
 
 export function reportContent(realmUrl: string, reporter: ReportPerson, m: ReportedMessage, type: ReportType, description: string): string {

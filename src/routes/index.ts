@@ -22,6 +22,7 @@ import { realmRoutes } from "./realm.js";
 import { scheduledMessageRoutes } from "./scheduled_messages.js";
 import { navigationViewRoutes } from "./navigation_views.js";
 import { messageReportRoutes } from "./message_report.js";
+import { reminderRoutes } from "./reminders.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -48,4 +49,5 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...scheduledMessageRoutes,
   ...navigationViewRoutes,
   ...messageReportRoutes,
+  ...reminderRoutes,
 ];

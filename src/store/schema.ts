@@ -252,7 +252,6 @@ export interface ScheduledMessageTable {
   /** 0: sent later by its sender; 1: a reminder, sent to its sender by Notification Bot. */
   delivery_type: Generated<number>;
   reminder_target_message_id: number | null;
-  reminder_note: string | null;
 }
 
 export interface NavigationViewTable {

@@ -13,3 +13,4 @@ import "./linkifiers.js";
 import "./channel_folders.js";
 import "./scheduled_messages.js";
 import "./navigation_views.js";
+import "./reminders.js";
