@@ -9,7 +9,7 @@ export type NewScheduledMessage = Omit<Insertable<ScheduledMessageTable>, "id">;
 export type ScheduledMessageChanges = Updateable<ScheduledMessageTable>;
 
 /** The user's messages (or reminders) not sent yet, failed ones included, the earliest first. */
-export async function undeliveredScheduledMessages(db: Executor, senderId: number, deliveryType = DELIVERY_TYPE.SEND_LATER): Promise<ScheduledMessageRow[]> {
+export async function undeliveredScheduledMessages(db: Executor, senderId: number, deliveryType: number = DELIVERY_TYPE.SEND_LATER): Promise<ScheduledMessageRow[]> {
   return db
     .selectFrom("scheduled_messages")
     .selectAll()
@@ -31,7 +31,7 @@ export async function getOwnScheduledMessage(
   senderId: number,
   id: number,
   lock = false,
-  deliveryType = DELIVERY_TYPE.SEND_LATER,
+  deliveryType: number = DELIVERY_TYPE.SEND_LATER,
 ): Promise<ScheduledMessageRow | undefined> {
   if (!isStorableId(id)) return undefined;
   return db
