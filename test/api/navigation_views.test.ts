@@ -75,6 +75,10 @@ describe("navigation views", () => {
       expectError(await api(u).patch("/navigation_views/narrow/is/alerted", { is_pinned: false }), "Navigation view does not exist.", "BAD_REQUEST", 404);
       expectError(await api(u).delete("/navigation_views/narrow/is/alerted"), "Navigation view does not exist.", "BAD_REQUEST", 404);
     }
+    // The path is decoded once: a literal `%` in a fragment survives.
+    assert.equal((await api(t.member).post("/navigation_views", { fragment: "search/100%", is_pinned: true, name: "Full" })).body.result, "success");
+    assert.equal((await api(t.member).patch("/navigation_views/search%2F100%25", { is_pinned: false })).body.result, "success");
+    assert.equal((await api(t.member).delete("/navigation_views/search/100%25")).body.result, "success");
     // Someone else's name does not clash with mine.
     assert.equal((await api(t.member2).post("/navigation_views", { fragment: "narrow/is/alerted", is_pinned: true, name: "Alerts" })).body.result, "success");
   });
