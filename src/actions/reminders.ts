@@ -1,7 +1,7 @@
 /** Reminders: scheduled messages Notification Bot sends the user about a message, and their delivery. */
 import type { AppContext } from "../context.js";
 import type { Caller } from "../http/auth.js";
-import { notFound } from "../http/errors.js";
+import { ZulipError, notFound } from "../http/errors.js";
 import { formatReminder, normalizeReminderNote, reminderContent, type ApiReminder, type RemindedMessage } from "../domain/reminders.js";
 import { DELIVERY_TYPE, checkDeliveryTime } from "../domain/scheduled_messages.js";
 import { renderMarkdown } from "../markdown/render.js";
@@ -12,7 +12,7 @@ import { deleteScheduledMessage, getOwnScheduledMessage, insertScheduledMessage,
 import type { Executor } from "../store/schema.js";
 import { getStream } from "../store/streams.js";
 import { getNotificationBot, getUserById, type UserRow } from "../store/users.js";
-import { accessMessage, checkMessage, sendMessageInTx } from "./messages.js";
+import { accessMessage, checkMessage, normalizeContent, sendMessageInTx } from "./messages.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
 
 function sendReminderEvent(events: PendingEvents, realmId: number, userId: number, event: Record<string, unknown>): void {
@@ -50,7 +50,8 @@ export async function doCreateReminder(app: AppContext, caller: Caller, messageI
   checkDeliveryTime(deliverAt, app.clock.now());
   return runAction(app, async (tx, events) => {
     const reminded = await remindedMessage(tx, realm, user, messageId);
-    const text = reminderContent(app.config.externalUrl, reminded, note ? normalizeReminderNote(note) : "");
+    const normalizedNote = note ? normalizeReminderNote(note) : "";
+    const text = reminderContent(app.config.externalUrl, reminded, normalizedNote);
     // Checked as a direct message to oneself, which the user could in principle be refused.
     const { content } = await checkMessage(tx, realm, user, { kind: "direct", recipients: [user.id] }, text);
     const row = await insertScheduledMessage(tx, {
@@ -70,6 +71,7 @@ export async function doCreateReminder(app: AppContext, caller: Caller, messageI
       failure_message: null,
       delivery_type: DELIVERY_TYPE.REMINDER,
       reminder_target_message_id: reminded.id,
+      reminder_note: normalizedNote || null,
     });
     sendReminderEvent(events, realm.id, user.id, { op: "add", reminders: [formatReminder(row)] });
     return row.id;
@@ -86,10 +88,25 @@ export async function doDeleteReminder(app: AppContext, caller: Caller, id: numb
   });
 }
 
+/**
+ * The reminder's text at delivery: written again from the message as it is now, or, if the user
+ * can no longer read it, as it was when the reminder was set.
+ */
+async function deliveredContent(tx: Tx, app: AppContext, realm: Realm, user: UserRow, row: ScheduledMessageRow): Promise<string> {
+  try {
+    const reminded = await remindedMessage(tx, realm, user, row.reminder_target_message_id!);
+    return normalizeContent(reminderContent(app.config.externalUrl, reminded, row.reminder_note ?? ""));
+  } catch (error) {
+    if (error instanceof ZulipError) return row.content;
+    throw error;
+  }
+}
+
 /** Notification Bot sends a due reminder to the user who asked for it. */
 export async function sendReminderInTx(tx: Tx, app: AppContext, events: PendingEvents, realm: Realm, user: UserRow, row: ScheduledMessageRow): Promise<number> {
   const bot = await getNotificationBot(tx, realm.id);
-  const messageId = await sendMessageInTx(tx, app, events, realm, bot, { kind: "direct", recipients: [user] }, row.content, {
+  const content = await deliveredContent(tx, app, realm, user, row);
+  const messageId = await sendMessageInTx(tx, app, events, realm, bot, { kind: "direct", recipients: [user] }, content, {
     clientName: row.client,
     readBySender: false,
   });

@@ -196,7 +196,9 @@ export type DeliveryOutcome = "none" | "delivered" | "failed";
 async function checkDelivery(tx: Tx, realm: Realm, sender: UserRow, row: ScheduledMessageRow, now: number) {
   if (realm.deactivated) throw realmDeactivated();
   if (sender.is_active !== 1) throw userDeactivated();
-  if (isTooLate(Number(row.scheduled_timestamp), now)) throw badRequest("Message could not be sent at the scheduled time.");
+  // A reminder is still worth sending late (after the server was down, say); a message may not be.
+  const late = row.delivery_type !== DELIVERY_TYPE.REMINDER && isTooLate(Number(row.scheduled_timestamp), now);
+  if (late) throw badRequest("Message could not be sent at the scheduled time.");
   const addressee: Addressee =
     row.stream_id !== null
       ? { kind: "stream", channel: row.stream_id, topic: row.topic }

@@ -252,6 +252,8 @@ export interface ScheduledMessageTable {
   /** 0: sent later by its sender; 1: a reminder, sent to its sender by Notification Bot. */
   delivery_type: Generated<number>;
   reminder_target_message_id: number | null;
+  /** The reminder's note, stripped; the reminder's text is written again with it when sent. */
+  reminder_note: string | null;
 }
 
 export interface NavigationViewTable {

@@ -169,6 +169,27 @@ describe("delivery", () => {
     );
   });
 
+  test("the reminder quotes the message as it is when sent, or as it was if it is gone", async () => {
+    const edited = (await ok(api(t.member2).post("/messages", { type: "stream", to: channel.id, topic: "t", content: "draft plan" }))).id;
+    const deleted = (await ok(api(t.member2).post("/messages", { type: "stream", to: channel.id, topic: "t", content: "old news" }))).id;
+    const when = inAnHour();
+    await remind(t.member, { message_id: edited, scheduled_delivery_timestamp: when, note: "check" });
+    await remind(t.member, { message_id: deleted, scheduled_delivery_timestamp: when });
+    await ok(api(t.member2).patch(`/messages/${edited}`, { content: "final plan" }));
+    await ok(api(t.owner).delete(`/messages/${deleted}`));
+    const before = (await srv.app.db.selectFrom("messages").select((eb) => eb.fn.max("id").as("id")).executeTakeFirst())!.id!;
+    // Well after the time: unlike scheduled messages, reminders are still sent late.
+    await worker().settled();
+    time.current = when + 7 * 24 * 3600;
+    assert.equal(await worker().runPass(), 2);
+    const sent = await srv.app.db.selectFrom("messages").selectAll().where("id", ">", before).orderBy("id").execute();
+    assert.deepEqual(sent.map((m) => m.sender_id), [botId, botId]);
+    const [fresh, stale] = sent;
+    assert.ok(fresh.content.startsWith("You requested a reminder for the following message. Note:\n > check\n\n"), fresh.content);
+    assert.ok(fresh.content.endsWith("```quote\nfinal plan\n```"), fresh.content);
+    assert.ok(stale.content.endsWith("```quote\nold news\n```"), stale.content);
+  });
+
   test("a reminder whose owner was deactivated fails without a notice", async () => {
     const when = inAnHour();
     await remind(t.guest, { message_id: channelMessage, scheduled_delivery_timestamp: when });

@@ -15,4 +15,5 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   // 0: a message sent later; 1: a reminder about `reminder_target_message_id`, sent by Notification Bot.
   await db.schema.alterTable("scheduled_messages").addColumn("delivery_type", "integer", (c) => c.notNull().defaultTo(0)).execute();
   await db.schema.alterTable("scheduled_messages").addColumn("reminder_target_message_id", "integer").execute();
+  await db.schema.alterTable("scheduled_messages").addColumn("reminder_note", "text").execute();
 }
