@@ -7,8 +7,14 @@ import { runAction, type PendingEvents, type Tx } from "./run.js";
 import { badRequest } from "../http/errors.js";
 import { activeRealmUserIds } from "../store/users.js";
 import { userIdsWhoCanAccess } from "../store/user_access.js";
+import { isDeepStrictEqual } from "node:util";
 import {
   countFieldsInProfileSummary,
+  deleteCustomProfileField,
+  deleteProfileValuesNotIn,
+  updateCustomProfileField,
+  type CustomProfileFieldChanges,
+  type CustomProfileFieldRow,
   customProfileFieldNameTaken,
   deleteProfileValue,
   getCustomProfileField,
@@ -47,6 +53,15 @@ async function sendFieldList(tx: Tx, events: PendingEvents, realm: Realm): Promi
   });
 }
 
+async function checkProfileSummaryRoom(tx: Tx, realm: Realm, exceptId?: number): Promise<void> {
+  if ((await countFieldsInProfileSummary(tx, realm.id, exceptId)) >= CUSTOM_FIELD_LIMITS.maxInProfileSummary) {
+    throw badRequest(`Only ${CUSTOM_FIELD_LIMITS.maxInProfileSummary} custom profile fields can be displayed in the profile summary.`);
+  }
+}
+
+const fieldNotFound = (id: number) => badRequest(`Field id ${id} not found.`);
+const labelTaken = () => badRequest("A field with that label already exists.");
+
 export interface NewCustomProfileField {
   name: string;
   hint: string;
@@ -61,9 +76,7 @@ export interface NewCustomProfileField {
 export async function doCreateCustomProfileField(app: AppContext, caller: Caller, input: NewCustomProfileField): Promise<number> {
   const realm = caller.realm;
   return runAction(app, async (tx, events) => {
-    if (input.displayInProfileSummary && (await countFieldsInProfileSummary(tx, realm.id)) >= CUSTOM_FIELD_LIMITS.maxInProfileSummary) {
-      throw badRequest(`Only ${CUSTOM_FIELD_LIMITS.maxInProfileSummary} custom profile fields can be displayed in the profile summary.`);
-    }
+    if (input.displayInProfileSummary) await checkProfileSummaryRoom(tx, realm);
     checkFieldDefinition({
       name: input.name,
       hint: input.hint,
@@ -75,7 +88,7 @@ export async function doCreateCustomProfileField(app: AppContext, caller: Caller
       ? DEFAULT_EXTERNAL_ACCOUNTS[input.fieldData.subtype as string]
       : undefined;
     const name = preset?.name ?? input.name;
-    if (await customProfileFieldNameTaken(tx, realm.id, name)) throw badRequest("A field with that label already exists.");
+    if (await customProfileFieldNameTaken(tx, realm.id, name)) throw labelTaken();
     const keepsData = input.fieldType === FIELD_TYPE.SELECT || input.fieldType === FIELD_TYPE.EXTERNAL_ACCOUNT;
     const id = await insertCustomProfileField(tx, {
       realm_id: realm.id,
@@ -89,6 +102,81 @@ export async function doCreateCustomProfileField(app: AppContext, caller: Caller
     });
     await sendFieldList(tx, events, realm);
     return id;
+  });
+}
+
+export interface CustomProfileFieldUpdate {
+  name?: string;
+  hint?: string;
+  fieldData?: FieldData;
+  displayInProfileSummary?: boolean;
+  required?: boolean;
+  editableByUser?: boolean;
+}
+
+const storedFieldData = (field: CustomProfileFieldRow): FieldData => (field.field_data ? (JSON.parse(field.field_data) as FieldData) : {});
+
+/** PATCH /realm/profile_fields/{id}: what is not sent stays as it is; checks in Zulip's order. */
+export async function doUpdateCustomProfileField(app: AppContext, caller: Caller, id: number, input: CustomProfileFieldUpdate): Promise<void> {
+  const realm = caller.realm;
+  await runAction(app, async (tx, events) => {
+    const field = await getCustomProfileField(tx, realm.id, id);
+    if (!field) throw fieldNotFound(id);
+    if (input.displayInProfileSummary) await checkProfileSummaryRoom(tx, realm, field.id);
+    const existingData = storedFieldData(field);
+    // A ready-made external account keeps Zulip's label, hint and data; only its flags change.
+    const changesPreset =
+      (input.name !== undefined && input.name !== field.name) ||
+      (input.hint !== undefined && input.hint !== field.hint) ||
+      (input.fieldData !== undefined && !isDeepStrictEqual(input.fieldData, existingData));
+    if (isDefaultExternalField(field.field_type, existingData) && changesPreset) {
+      throw badRequest("Default custom field cannot be updated.");
+    }
+    checkFieldDefinition({
+      name: input.name ?? field.name,
+      hint: input.hint ?? field.hint,
+      type: field.field_type,
+      data: input.fieldData ?? existingData,
+      displayInProfileSummary: input.displayInProfileSummary ?? field.display_in_profile_summary === 1,
+    });
+    if (input.name !== undefined && (await customProfileFieldNameTaken(tx, realm.id, input.name, field.id))) throw labelTaken();
+    const changes: CustomProfileFieldChanges = {};
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.hint !== undefined) changes.hint = input.hint;
+    if (input.required !== undefined) changes.required = input.required ? 1 : 0;
+    if (input.editableByUser !== undefined) changes.editable_by_user = input.editableByUser ? 1 : 0;
+    if (input.displayInProfileSummary !== undefined) changes.display_in_profile_summary = input.displayInProfileSummary ? 1 : 0;
+    if (field.field_type === FIELD_TYPE.SELECT || field.field_type === FIELD_TYPE.EXTERNAL_ACCOUNT) {
+      if (input.fieldData !== undefined && field.field_type === FIELD_TYPE.SELECT) {
+        await deleteProfileValuesNotIn(tx, field.id, Object.keys(input.fieldData));
+      }
+      if (input.fieldData !== undefined || field.field_data === "") changes.field_data = JSON.stringify(input.fieldData ?? {});
+    }
+    await updateCustomProfileField(tx, field.id, changes);
+    await sendFieldList(tx, events, realm);
+  });
+}
+
+/** PATCH /realm/profile_fields: `order` must name every field; ids of no field are ignored. */
+export async function doReorderCustomProfileFields(app: AppContext, caller: Caller, order: number[]): Promise<void> {
+  const realm = caller.realm;
+  await runAction(app, async (tx, events) => {
+    const position = new Map(order.map((id, i) => [id, i]));
+    const fields = await listCustomProfileFields(tx, realm.id);
+    if (fields.some((f) => !position.has(f.id))) throw badRequest("Invalid order mapping.");
+    for (const f of fields) await updateCustomProfileField(tx, f.id, { order: position.get(f.id)! });
+    await sendFieldList(tx, events, realm);
+  });
+}
+
+/** DELETE /realm/profile_fields/{id}: the field goes with every user's value for it. */
+export async function doDeleteCustomProfileField(app: AppContext, caller: Caller, id: number): Promise<void> {
+  const realm = caller.realm;
+  await runAction(app, async (tx, events) => {
+    const field = await getCustomProfileField(tx, realm.id, id);
+    if (!field) throw fieldNotFound(id);
+    await deleteCustomProfileField(tx, field.id);
+    await sendFieldList(tx, events, realm);
   });
 }
 
@@ -126,7 +214,7 @@ export async function updateProfileDataInTx(
 ): Promise<void> {
   const fieldFor = async (id: number) => {
     const field = await getCustomProfileField(tx, realm.id, id);
-    if (!field) throw badRequest(`Field id ${id} not found.`);
+    if (!field) throw fieldNotFound(id);
     if (!isAdmin(actor.role) && field.editable_by_user === 0) {
       throw badRequest("You are not allowed to change this field. Contact an administrator to update it.");
     }

@@ -1,6 +1,7 @@
 /** PATCH /realm: organization settings, checked in Zulip's order, applied in one transaction. */
 import type { AppContext } from "../context.js";
 import type { Caller } from "../http/auth.js";
+import { accessStreamById } from "./streams.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
 import { badRequest, ownerRequired } from "../http/errors.js";
 import { getRealm, updateRealmRow, type Realm } from "../store/realms.js";
@@ -38,6 +39,8 @@ export interface UpdateRealmRequest {
   topicsPolicy?: RealmTopicsPolicyName;
   booleans: Partial<Record<BooleanProperty, boolean>>;
   groupSettings: Partial<Record<string, GroupSettingChange>>;
+  /** A private channel, or -1 to turn message reporting off. */
+  moderationRequestChannelId?: number;
 }
 
 async function sendRealmEvent(tx: Tx, events: PendingEvents, realm: Realm, event: Record<string, unknown>) {
@@ -85,6 +88,18 @@ export async function doUpdateRealm(app: AppContext, caller: Caller, req: Update
         await sendRealmEvent(tx, events, realm, { op: "update", property, value });
         data[property] = value;
       }
+    }
+
+    const channelId = req.moderationRequestChannelId;
+    if (channelId !== undefined && channelId !== props.moderation_request_channel_id) {
+      if (channelId >= 0) {
+        const { stream } = await accessStreamById(tx, caller.user, channelId, { requireContentAccess: false });
+        if (stream.invite_only !== 1) throw badRequest("Moderation request channel must be private.");
+      }
+      props.moderation_request_channel_id = channelId >= 0 ? channelId : -1;
+      await saveProps();
+      await sendRealmEvent(tx, events, realm, { op: "update", property: "moderation_request_channel_id", value: props.moderation_request_channel_id });
+      data.moderation_request_channel_id = channelId;
     }
 
     realm = (await getRealm(tx, realm.id))!;

@@ -6,6 +6,7 @@ import { renderMarkdown } from "../markdown/render.js";
 import { renderContextFor } from "../markdown/context.js";
 import { checkTopicAllowed, effectiveTopicsPolicy, normalizeTopic } from "../domain/topics.js";
 import {
+  DELIVERY_TYPE,
   channelIdFrom,
   checkDeliveryTime,
   directRecipientIds,
@@ -34,6 +35,7 @@ import {
 } from "../store/scheduled_messages.js";
 import type { Executor } from "../store/schema.js";
 import { checkMessage, defaultReadBySender, sendMessageInTx, type Addressee, type MessageTarget } from "./messages.js";
+import { sendReminderInTx } from "./reminders.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
 
 type MessageType = "direct" | "private" | "stream" | "channel";
@@ -194,7 +196,9 @@ export type DeliveryOutcome = "none" | "delivered" | "failed";
 async function checkDelivery(tx: Tx, realm: Realm, sender: UserRow, row: ScheduledMessageRow, now: number) {
   if (realm.deactivated) throw realmDeactivated();
   if (sender.is_active !== 1) throw userDeactivated();
-  if (isTooLate(Number(row.scheduled_timestamp), now)) throw badRequest("Message could not be sent at the scheduled time.");
+  // A reminder is still worth sending late (after the server was down, say); a message may not be.
+  const late = row.delivery_type !== DELIVERY_TYPE.REMINDER && isTooLate(Number(row.scheduled_timestamp), now);
+  if (late) throw badRequest("Message could not be sent at the scheduled time.");
   const addressee: Addressee =
     row.stream_id !== null
       ? { kind: "stream", channel: row.stream_id, topic: row.topic }
@@ -205,10 +209,11 @@ async function checkDelivery(tx: Tx, realm: Realm, sender: UserRow, row: Schedul
 /**
  * Tells the sender their message was not sent: an update showing it failed, and a direct
  * message from Notification Bot with the reason. Nobody is told when the organization or the
- * sender's account is deactivated.
+ * sender's account is deactivated, nor about reminders.
  */
 async function reportFailure(tx: Tx, app: AppContext, events: PendingEvents, realm: Realm, sender: UserRow, row: ScheduledMessageRow) {
-  if (realm.deactivated || sender.is_active !== 1) return;
+  // Reminders have no failed state for clients to show, and the notice speaks of scheduled messages.
+  if (realm.deactivated || sender.is_active !== 1 || row.delivery_type === DELIVERY_TYPE.REMINDER) return;
   sendScheduledEvent(events, realm.id, sender.id, { op: "update", scheduled_message: formatScheduledMessage(row) });
   const bot = await getNotificationBot(tx, realm.id);
   const content = failureNotice(Number(row.scheduled_timestamp), row.failure_message!);
@@ -244,6 +249,11 @@ export async function deliverNextScheduledMessage(app: AppContext): Promise<Deli
         const failed = await updateScheduledMessage(tx, row.id, { delivered: 0, failed: 1, failure_message: error.msg });
         await reportFailure(tx, app, events, realm, sender, failed);
         return "failed";
+      }
+      if (row.delivery_type === DELIVERY_TYPE.REMINDER) {
+        const messageId = await sendReminderInTx(tx, app, events, realm, sender, row);
+        await updateScheduledMessage(tx, row.id, { delivered_message_id: messageId });
+        return "delivered";
       }
       const messageId = await sendMessageInTx(tx, app, events, realm, sender, checked.target, checked.content, {
         clientName: row.client,

@@ -29,6 +29,9 @@ export function scheduledMessageType(type: "direct" | "private" | "stream" | "ch
   return type === "stream" || type === "channel" ? "stream" : "private";
 }
 
+/** A scheduled message's `delivery_type`: sent later by its sender, or a reminder Notification Bot sends them. */
+export const DELIVERY_TYPE = { SEND_LATER: 0, REMINDER: 1 } as const;
+
 export function checkDeliveryTime(timestamp: number, now: number): void {
   if (timestamp <= now) throw badRequest("Scheduled delivery time must be in the future.");
 }

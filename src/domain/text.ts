@@ -21,3 +21,9 @@ export function firstNonPrintablePosition(s: string): number | null {
   }
   return null;
 }
+
+/** Python's truncate_content: text longer than `max` code points is cut to end with `notice`. */
+export function truncateContent(text: string, max: number, notice: string): string {
+  const chars = [...text];
+  return chars.length > max ? chars.slice(0, max - notice.length).join("") + notice : text;
+}

@@ -40,7 +40,8 @@ export function sendSuccess(reply: FastifyReply, data: Body, ignored: string[] =
 function pathValues(request: FastifyRequest): Record<string, number | string> {
   const out: Record<string, number | string> = {};
   for (const [k, v] of Object.entries((request.params ?? {}) as Record<string, string>)) {
-    out[k] = /^\d+$/.test(v) ? Number(v) : decodeURIComponent(v);
+    // The router has already decoded them; decoding again would misread (or fail on) a literal `%`.
+    out[k] = /^\d+$/.test(v) ? Number(v) : v;
   }
   return out;
 }

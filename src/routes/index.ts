@@ -23,6 +23,9 @@ import { scheduledMessageRoutes } from "./scheduled_messages.js";
 import { realmExportRoutes } from "./realm_export.js";
 import { videoCallRoutes } from "./video_calls.js";
 import { topicRoutes } from "./topics.js";
+import { navigationViewRoutes } from "./navigation_views.js";
+import { messageReportRoutes } from "./message_report.js";
+import { reminderRoutes } from "./reminders.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -50,4 +53,7 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...realmExportRoutes,
   ...videoCallRoutes,
   ...topicRoutes,
+  ...navigationViewRoutes,
+  ...messageReportRoutes,
+  ...reminderRoutes,
 ];

@@ -2,6 +2,7 @@ import { endpoint } from "../http/endpoint.js";
 import { P } from "../http/params.js";
 import { PROPAGATE_MODES } from "../domain/message_edit.js";
 import { deleteMessage, editMessage } from "../actions/message_edit.js";
+import { getMessageHistory } from "../actions/message_history.js";
 
 const MESSAGE_PATH = "/messages/:message_id(^\\d+$)";
 
@@ -34,5 +35,13 @@ export const messageEditRoutes = [
     path: MESSAGE_PATH,
     params: {},
     handler: async ({ app, caller, path }) => deleteMessage(app, caller.user, path.message_id as number),
+  }),
+  endpoint({
+    method: "GET",
+    path: `${MESSAGE_PATH.replace("$)", ")")}/history`,
+    params: { allow_empty_topic_name: P.bool().default(false) },
+    handler: async ({ app, caller, path }, p) => ({
+      message_history: await getMessageHistory(app, caller, path.message_id as number, p.allow_empty_topic_name),
+    }),
   }),
 ];

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from "kysely";
 import type { CustomProfileFieldTable, Executor } from "./schema.js";
 import { isRenderedFieldType } from "../domain/custom_profile_fields.js";
-
+import { isStorableId } from "./ids.js";
 
 export interface ProfileFieldValue {
   value: string;
@@ -38,20 +38,29 @@ export async function profileDataByUser(db: Executor, realmId: number, userIds?:
 export type CustomProfileFieldRow = Selectable<CustomProfileFieldTable>;
 
 export async function getCustomProfileField(db: Executor, realmId: number, id: number): Promise<CustomProfileFieldRow | undefined> {
+  if (!isStorableId(id)) return undefined;
   return db.selectFrom("custom_profile_fields").selectAll().where("realm_id", "=", realmId).where("id", "=", id).executeTakeFirst();
 }
 
-/** Labels are unique per organization, compared exactly. */
-export async function customProfileFieldNameTaken(db: Executor, realmId: number, name: string): Promise<boolean> {
-  return !!(await db.selectFrom("custom_profile_fields").select("id").where("realm_id", "=", realmId).where("name", "=", name).executeTakeFirst());
+/** Labels are unique per organization, compared exactly; `exceptId` is the field being renamed. */
+export async function customProfileFieldNameTaken(db: Executor, realmId: number, name: string, exceptId?: number): Promise<boolean> {
+  return !!(await db
+    .selectFrom("custom_profile_fields")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("name", "=", name)
+    .$if(exceptId !== undefined, (q) => q.where("id", "!=", exceptId!))
+    .executeTakeFirst());
 }
 
-export async function countFieldsInProfileSummary(db: Executor, realmId: number): Promise<number> {
+/** How many fields are shown in profile summaries, not counting `exceptId`. */
+export async function countFieldsInProfileSummary(db: Executor, realmId: number, exceptId?: number): Promise<number> {
   const rows = await db
     .selectFrom("custom_profile_fields")
     .select("id")
     .where("realm_id", "=", realmId)
     .where("display_in_profile_summary", "=", 1)
+    .$if(exceptId !== undefined, (q) => q.where("id", "!=", exceptId!))
     .execute();
   return rows.length;
 }
@@ -90,4 +99,25 @@ export async function deleteProfileValue(db: Executor, userId: number, fieldId: 
 
 export async function listCustomProfileFields(db: Executor, realmId: number): Promise<CustomProfileFieldRow[]> {
   return db.selectFrom("custom_profile_fields").selectAll().where("realm_id", "=", realmId).orderBy("order").orderBy("id").execute();
+}
+
+export type CustomProfileFieldChanges = Partial<
+  Pick<CustomProfileFieldRow, "name" | "hint" | "field_data" | "display_in_profile_summary" | "required" | "editable_by_user" | "order">
+>;
+
+export async function updateCustomProfileField(db: Executor, id: number, changes: CustomProfileFieldChanges): Promise<void> {
+  if (Object.keys(changes).length) await db.updateTable("custom_profile_fields").set(changes).where("id", "=", id).execute();
+}
+
+/** Removes a field with every user's value for it. */
+export async function deleteCustomProfileField(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom("custom_profile_values").where("field_id", "=", id).execute();
+  await db.deleteFrom("custom_profile_fields").where("id", "=", id).execute();
+}
+
+/** Forgets users' choices of a list field that are no longer offered. */
+export async function deleteProfileValuesNotIn(db: Executor, fieldId: number, keep: string[]): Promise<void> {
+  let q = db.deleteFrom("custom_profile_values").where("field_id", "=", fieldId);
+  if (keep.length) q = q.where("value", "not in", keep);
+  await q.execute();
 }

@@ -2,17 +2,19 @@ import type { Insertable, Selectable, Updateable } from "kysely";
 import type { Executor, ScheduledMessageTable } from "./schema.js";
 import type { Dialect } from "./db.js";
 import { isStorableId } from "./ids.js";
+import { DELIVERY_TYPE } from "../domain/scheduled_messages.js";
 
 export type ScheduledMessageRow = Selectable<ScheduledMessageTable>;
 export type NewScheduledMessage = Omit<Insertable<ScheduledMessageTable>, "id">;
 export type ScheduledMessageChanges = Updateable<ScheduledMessageTable>;
 
-/** The user's messages not sent yet, failed ones included, the earliest first. */
-export async function undeliveredScheduledMessages(db: Executor, senderId: number): Promise<ScheduledMessageRow[]> {
+/** The user's messages (or reminders) not sent yet, failed ones included, the earliest first. */
+export async function undeliveredScheduledMessages(db: Executor, senderId: number, deliveryType: number = DELIVERY_TYPE.SEND_LATER): Promise<ScheduledMessageRow[]> {
   return db
     .selectFrom("scheduled_messages")
     .selectAll()
     .where("sender_id", "=", senderId)
+    .where("delivery_type", "=", deliveryType)
     .where("delivered", "=", 0)
     .orderBy("scheduled_timestamp")
     .orderBy("id")
@@ -20,8 +22,8 @@ export async function undeliveredScheduledMessages(db: Executor, senderId: numbe
 }
 
 /**
- * One of the user's scheduled messages; another user's is not found. With `lock`, PostgreSQL
- * holds the row until the transaction ends, so an edit waits for a delivery in progress.
+ * One of the user's scheduled messages (or reminders); another user's is not found. With `lock`,
+ * PostgreSQL holds the row until the transaction ends, so an edit waits for a delivery in progress.
  */
 export async function getOwnScheduledMessage(
   db: Executor,
@@ -29,6 +31,7 @@ export async function getOwnScheduledMessage(
   senderId: number,
   id: number,
   lock = false,
+  deliveryType: number = DELIVERY_TYPE.SEND_LATER,
 ): Promise<ScheduledMessageRow | undefined> {
   if (!isStorableId(id)) return undefined;
   return db
@@ -36,6 +39,7 @@ export async function getOwnScheduledMessage(
     .selectAll()
     .where("id", "=", id)
     .where("sender_id", "=", senderId)
+    .where("delivery_type", "=", deliveryType)
     .$if(lock && dialect === "postgres", (q) => q.forUpdate())
     .executeTakeFirst();
 }

@@ -249,6 +249,20 @@ export interface ScheduledMessageTable {
   delivered_message_id: number | null;
   failed: Flag;
   failure_message: string | null;
+  /** 0: sent later by its sender; 1: a reminder, sent to its sender by Notification Bot. */
+  delivery_type: Generated<number>;
+  reminder_target_message_id: number | null;
+  /** The reminder's note, stripped; the reminder's text is written again with it when sent. */
+  reminder_note: string | null;
+}
+
+export interface NavigationViewTable {
+  id: Generated<number>;
+  user_id: number;
+  fragment: string;
+  is_pinned: Flag;
+  /** Built-in views have none. */
+  name: string | null;
 }
 
 export interface UserPresenceTable {
@@ -414,6 +428,7 @@ export interface DB {
   realm_emoji: RealmEmojiTable;
   realm_exports: RealmExportTable;
   user_topics: UserTopicTable;
+  navigation_views: NavigationViewTable;
 }
 
 export type Db = Kysely<DB>;

@@ -1,5 +1,5 @@
 /**
- * Sends scheduled messages when they fall due. The worker sleeps until the earliest message
+ * Sends scheduled messages and reminders when they fall due. The worker sleeps until the earliest message
  * waiting in the database is due, and wakes early when this server schedules or reschedules
  * one. Other servers sharing the database may schedule messages too; it looks again at least
  * once a minute for those. Delivery itself is safe to run in every server at once.
@@ -26,7 +26,7 @@ export class ScheduledMessageWorker {
   start(): void {
     this.unsubscribe = this.app.bus.subscribe((notice) => {
       const { type, op } = notice.event;
-      if (type === "scheduled_messages" && (op === "add" || op === "update")) void this.wake();
+      if ((type === "scheduled_messages" || type === "reminders") && (op === "add" || op === "update")) void this.wake();
     });
     void this.wake();
   }

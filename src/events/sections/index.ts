@@ -13,3 +13,5 @@ import "./linkifiers.js";
 import "./channel_folders.js";
 import "./scheduled_messages.js";
 import "./user_topics.js";
+import "./navigation_views.js";
+import "./reminders.js";

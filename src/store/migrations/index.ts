@@ -11,6 +11,7 @@ import * as m008 from "./008_invites.js";
 import * as m009 from "./009_push_devices.js";
 import * as m010 from "./010_realm_emoji.js";
 import * as m015 from "./015_user_topics.js";
+import * as m018 from "./018_misc.js";
 import * as m019 from "./019_realm_exports.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
@@ -28,5 +29,6 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["009_push_devices", m009.up],
   ["010_realm_emoji", m010.up],
   ["015_user_topics", m015.up],
+  ["018_misc", m018.up],
   ["019_realm_exports", m019.up],
 ];
