@@ -16,7 +16,7 @@ import {
 } from "../store/message_flags.js";
 import { mutedStreamIds } from "../store/unreads.js";
 import { badRequest } from "../http/errors.js";
-import { FLAG_BITS, HISTORICAL_FLAGS, flagChangeRefusal, messagesToChange, type FlagName } from "../domain/message_flags.js";
+import { FLAG_BITS, HISTORICAL_FLAGS, clampFlagRange, flagChangeRefusal, messagesToChange, type FlagName } from "../domain/message_flags.js";
 import { buildUnreads, unreadMessageDetails } from "../domain/unreads.js";
 import { canAccessHistory } from "../domain/channel_access.js";
 import { readEmptyTopicAliases } from "../domain/topics.js";
@@ -116,9 +116,6 @@ export async function updateMessageFlags(app: AppContext, user: UserRow, realm: 
   return { messages: ids, ...(ignoredChannels ? { ignored_because_not_subscribed_channels: ignoredChannels } : {}) };
 }
 
-/** At most this many messages per POST /messages/flags/narrow, to bound the transaction. */
-export const MAX_MESSAGES_PER_UPDATE = 5000;
-
 export interface NarrowFlagRequest {
   anchor: string;
   includeAnchor: boolean;
@@ -135,8 +132,7 @@ export async function updateMessageFlagsForNarrow(app: AppContext, user: UserRow
   if (req.numBefore > 0 && req.numAfter > 0 && !req.includeAnchor) {
     throw badRequest("The anchor can only be excluded at an end of the range");
   }
-  const numBefore = Math.min(req.numBefore, Math.max(MAX_MESSAGES_PER_UPDATE - req.numAfter, MAX_MESSAGES_PER_UPDATE / 2));
-  const numAfter = Math.min(req.numAfter, MAX_MESSAGES_PER_UPDATE - numBefore);
+  const { numBefore, numAfter } = clampFlagRange(req.numBefore, req.numAfter);
   return runAction(app, async (tx, events) => {
     const window = await fetchMessageWindow(tx, realm, user, { anchor, includeAnchor: req.includeAnchor, numBefore, numAfter, narrow: req.narrow });
     const change = checkFlagChange(req.flag, req.op);

@@ -88,3 +88,15 @@ export function messagesToChange(ids: readonly number[], flagsById: ReadonlyMap<
     return ((flagsById.get(id) ?? HISTORICAL_FLAGS) & bit) !== target;
   });
 }
+
+/** At most this many messages per POST /messages/flags/narrow, to bound the transaction. */
+export const MAX_MESSAGES_PER_UPDATE = 5000;
+
+/**
+ * Cuts a requested range down to MAX_MESSAGES_PER_UPDATE messages, as Zulip does: the part
+ * before the anchor keeps at least half when both sides ask for more.
+ */
+export function clampFlagRange(numBefore: number, numAfter: number): { numBefore: number; numAfter: number } {
+  const before = Math.min(numBefore, Math.max(MAX_MESSAGES_PER_UPDATE - numAfter, MAX_MESSAGES_PER_UPDATE / 2));
+  return { numBefore: before, numAfter: Math.min(numAfter, MAX_MESSAGES_PER_UPDATE - before) };
+}
