@@ -16,6 +16,8 @@ import { isGuest } from "../domain/roles.js";
 import { channelFacts, userFacts } from "./channel_context.js";
 import { messageContext } from "./messages.js";
 import { formatMessage, type MessageFormatOptions } from "../format/messages.js";
+import { highlightHtml, searchWords } from "../domain/search_highlight.js";
+import { escapeHtml } from "../markdown/render.js";
 
 export const LARGER_THAN_MAX_MESSAGE_ID = 10000000000000000;
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -278,6 +280,11 @@ export async function receivedMessagesMatching(db: Executor, realm: Realm, user:
   return rows.map((r) => r.id);
 }
 
+/** `match_content` and `match_subject`: a search result with the search words highlighted. */
+export function searchMatch(m: Pick<MessageRow, "rendered_content" | "topic">, words: readonly string[]) {
+  return { match_content: highlightHtml(m.rendered_content, words), match_subject: highlightHtml(escapeHtml(m.topic), words) };
+}
+
 export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm, req: FetchRequest) {
   const db = app.db;
   const numBefore = req.numBefore ?? 0;
@@ -314,11 +321,13 @@ export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm
     : ([] as MessageRow[]);
   const ctx = await messageContext(db, realm, messages);
   const flagsById = new Map(rows.map((r) => [r.id, r.flags]));
+  const words = searchWords(req.narrow);
   const list = messages.map((m) => {
     const flags = flagsById.get(m.id);
     return {
       ...formatMessage(m, ctx, req.format),
       flags: flags === null || flags === undefined ? ["read", "historical"] : flagsForApi(flags),
+      ...(words.length ? searchMatch(m, words) : {}),
     };
   });
   if (req.messageIds !== undefined) {

@@ -5,11 +5,10 @@ import type { UserRow } from "../store/users.js";
 import { readersOf } from "../store/message_flags.js";
 import { userProps } from "../format/users.js";
 import { badRequest } from "../http/errors.js";
-import { escapeHtml } from "../markdown/render.js";
 import type { NarrowTerm } from "../domain/narrow.js";
-import { highlightHtml, searchWords } from "../domain/search_highlight.js";
+import { searchWords } from "../domain/search_highlight.js";
 import { accessMessage } from "./messages.js";
-import { receivedMessagesMatching } from "./message_fetch.js";
+import { receivedMessagesMatching, searchMatch } from "./message_fetch.js";
 
 /**
  * GET /messages/{id}/read_receipts: who has read the message, leaving out its sender, users
@@ -34,8 +33,6 @@ export async function messagesMatchingNarrow(app: AppContext, user: UserRow, rea
     : [];
   const words = searchWords(narrow);
   const messages: Record<string, { match_content: string; match_subject: string }> = {};
-  for (const m of rows) {
-    messages[String(m.id)] = { match_content: highlightHtml(m.rendered_content, words), match_subject: highlightHtml(escapeHtml(m.topic), words) };
-  }
+  for (const m of rows) messages[String(m.id)] = searchMatch(m, words);
   return { messages };
 }

@@ -100,6 +100,14 @@ describe("GET /messages/matches_narrow", () => {
     });
   });
 
+  test("GET /messages highlights search results the same way", async () => {
+    const id = await send(t.member2, pub, "Soup for lunch", "menu");
+    const r = await ok(api(t.member).get("/messages", { anchor: id, num_before: 0, num_after: 0, narrow: [{ operator: "search", operand: "soup" }] }));
+    assert.deepEqual([r.messages[0].match_content, r.messages[0].match_subject], ['<p><span class="highlight">Soup</span> for lunch</p>', "menu"]);
+    const plain = await ok(api(t.member).get("/messages", { anchor: id, num_before: 0, num_after: 0 }));
+    assert.equal("match_content" in plain.messages[0], false);
+  });
+
   test("without a search, the content and escaped topic as they are", async () => {
     const id = await send(t.member2, pub, "plain", "a<b");
     const r = await ok(api(t.member).get("/messages/matches_narrow", { msg_ids: [id], narrow: [{ operator: "channel", operand: pub.id }] }));
