@@ -16,6 +16,8 @@ import { isGuest } from "../domain/roles.js";
 import { channelFacts, userFacts } from "./channel_context.js";
 import { messageContext } from "./messages.js";
 import { formatMessage, type MessageFormatOptions } from "../format/messages.js";
+import { highlightHtml, searchWords } from "../domain/search_highlight.js";
+import { escapeHtml } from "../markdown/render.js";
 
 export const LARGER_THAN_MAX_MESSAGE_ID = 10000000000000000;
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -229,6 +231,60 @@ export interface FetchRequest {
   format: MessageFormatOptions;
 }
 
+/** A range of messages around an anchor within a narrow, as GET /messages and flag updates select it. */
+export interface WindowRequest {
+  anchor: Anchor;
+  includeAnchor: boolean;
+  numBefore: number;
+  numAfter: number;
+  narrow: readonly NarrowTerm[];
+}
+
+/** The ids (with the user's flags, null for history they never received) in the window, oldest first. */
+export async function fetchMessageWindow(db: Executor, realm: Realm, user: UserRow, req: WindowRequest) {
+  const { numBefore, numAfter, includeAnchor } = req;
+  const plan = await planNarrow(db, realm, user, req.narrow);
+  let anchorId: number;
+  if (req.anchor === "first_unread") {
+    const first = await baseQuery(db, realm, user, plan)
+      .where(sql<SqlBool>`${col("um.flags")} is not null and (${col("um.flags")} & ${FLAG_BITS.read}) = 0`)
+      .orderBy("m.id")
+      .limit(1)
+      .executeTakeFirst();
+    anchorId = first?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
+  } else anchorId = req.anchor;
+  // The anchor may exceed any row id (`newest`); then everything is before it and nothing after.
+  const beyond = anchorId > MAX_ROW_ID;
+  const before = numBefore
+    ? await baseQuery(db, realm, user, plan).where("m.id", beyond ? "<=" : "<", Math.min(anchorId, MAX_ROW_ID)).orderBy("m.id", "desc").limit(numBefore).execute()
+    : [];
+  const at = includeAnchor && !beyond ? await baseQuery(db, realm, user, plan).where("m.id", "=", anchorId).execute() : [];
+  const after = numAfter && !beyond
+    ? await baseQuery(db, realm, user, plan).where("m.id", ">", anchorId).orderBy("m.id").limit(numAfter).execute()
+    : [];
+  return {
+    rows: [...before.reverse(), ...at, ...after] as Row[],
+    anchor: anchorId,
+    foundAnchor: at.length === 1,
+    foundOldest: anchorId === 0 || before.length < numBefore,
+    foundNewest: anchorId >= LARGER_THAN_MAX_MESSAGE_ID || after.length < numAfter,
+  };
+}
+
+/** Which of these messages the user received and the narrow matches. */
+export async function receivedMessagesMatching(db: Executor, realm: Realm, user: UserRow, narrow: readonly NarrowTerm[], ids: readonly number[]) {
+  const wanted = ids.filter(isStorableId);
+  if (!wanted.length) return [];
+  const plan = { ...(await planNarrow(db, realm, user, narrow)), includeHistory: false };
+  const rows = await baseQuery(db, realm, user, plan).where("m.id", "in", wanted).orderBy("m.id").execute();
+  return rows.map((r) => r.id);
+}
+
+/** `match_content` and `match_subject`: a search result with the search words highlighted. */
+export function searchMatch(m: Pick<MessageRow, "rendered_content" | "topic">, words: readonly string[]) {
+  return { match_content: highlightHtml(m.rendered_content, words), match_subject: highlightHtml(escapeHtml(m.topic), words) };
+}
+
 export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm, req: FetchRequest) {
   const db = app.db;
   const numBefore = req.numBefore ?? 0;
@@ -247,38 +303,17 @@ export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm
     throw badRequest("The anchor can only be excluded at an end of the range");
   }
 
-  const plan = await planNarrow(db, realm, user, req.narrow);
   let rows: Row[];
   let found = { anchor: false, oldest: false, newest: false };
   if (req.messageIds !== undefined) {
+    const plan = await planNarrow(db, realm, user, req.narrow);
     const wanted = req.messageIds.filter(isStorableId);
     rows = wanted.length ? await baseQuery(db, realm, user, plan).where("m.id", "in", wanted).orderBy("m.id").execute() : [];
   } else {
-    let anchorId: number;
-    if (anchor === "first_unread") {
-      const first = await baseQuery(db, realm, user, plan)
-        .where(sql<SqlBool>`${col("um.flags")} is not null and (${col("um.flags")} & ${FLAG_BITS.read}) = 0`)
-        .orderBy("m.id")
-        .limit(1)
-        .executeTakeFirst();
-      anchorId = first?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
-    } else anchorId = anchor!;
-    // The anchor may exceed any row id (`newest`); then everything is before it and nothing after.
-    const beyond = anchorId > MAX_ROW_ID;
-    const before = numBefore
-      ? await baseQuery(db, realm, user, plan).where("m.id", beyond ? "<=" : "<", Math.min(anchorId, MAX_ROW_ID)).orderBy("m.id", "desc").limit(numBefore).execute()
-      : [];
-    const at = includeAnchor && !beyond ? await baseQuery(db, realm, user, plan).where("m.id", "=", anchorId).execute() : [];
-    const after = numAfter && !beyond
-      ? await baseQuery(db, realm, user, plan).where("m.id", ">", anchorId).orderBy("m.id").limit(numAfter).execute()
-      : [];
-    rows = [...before.reverse(), ...at, ...after];
-    found = {
-      anchor: at.length === 1,
-      oldest: anchorId === 0 || before.length < numBefore,
-      newest: anchorId >= LARGER_THAN_MAX_MESSAGE_ID || after.length < numAfter,
-    };
-    anchor = anchorId;
+    const window = await fetchMessageWindow(db, realm, user, { anchor: anchor!, includeAnchor, numBefore, numAfter, narrow: req.narrow });
+    rows = window.rows;
+    found = { anchor: window.foundAnchor, oldest: window.foundOldest, newest: window.foundNewest };
+    anchor = window.anchor;
   }
 
   const messages = rows.length
@@ -286,11 +321,13 @@ export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm
     : ([] as MessageRow[]);
   const ctx = await messageContext(db, realm, messages);
   const flagsById = new Map(rows.map((r) => [r.id, r.flags]));
+  const words = searchWords(req.narrow);
   const list = messages.map((m) => {
     const flags = flagsById.get(m.id);
     return {
       ...formatMessage(m, ctx, req.format),
       flags: flags === null || flags === undefined ? ["read", "historical"] : flagsForApi(flags),
+      ...(words.length ? searchMatch(m, words) : {}),
     };
   });
   if (req.messageIds !== undefined) {

@@ -54,3 +54,49 @@ export function flagsForApi(mask: number): string[] {
   }
   return out;
 }
+
+/** Flags Zulip knows but that are never set: clients may name them, not change them. */
+const UNUSED_FLAGS = ["force_expand", "force_collapse"] as const;
+
+/** What `read | historical` means: a channel message the user can read but never received. */
+export const HISTORICAL_FLAGS = FLAG_BITS.read | FLAG_BITS.historical;
+
+/**
+ * Checks a requested flag change in Zulip's order (flag known, flag editable, operation) and
+ * returns the error text, or null with the flag's name when the change is allowed.
+ */
+export function flagChangeRefusal(flag: string, op: string): { refusal: string } | { flag: FlagName; adding: boolean } {
+  const known = (name: string): name is FlagName => Object.prototype.hasOwnProperty.call(FLAG_BITS, name);
+  const apiFlag = (known(flag) && !["is_private", "active_mobile_push_notification"].includes(flag)) || (UNUSED_FLAGS as readonly string[]).includes(flag);
+  if (!apiFlag) return { refusal: `Invalid flag: '${flag}'` };
+  if (!known(flag) || !USER_EDITABLE_FLAGS.includes(flag)) return { refusal: `Flag not editable: '${flag}'` };
+  if (op !== "add" && op !== "remove") return { refusal: `Invalid message flag operation: '${op}'` };
+  return { flag, adding: op === "add" };
+}
+
+/**
+ * The messages whose flag would actually change. Messages without a row of their own are taken
+ * to have HISTORICAL_FLAGS.
+ */
+export function messagesToChange(ids: readonly number[], flagsById: ReadonlyMap<number, number>, flag: FlagName, adding: boolean): number[] {
+  const bit = FLAG_BITS[flag];
+  const target = adding ? bit : 0;
+  const seen = new Set<number>();
+  return ids.filter((id) => {
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return ((flagsById.get(id) ?? HISTORICAL_FLAGS) & bit) !== target;
+  });
+}
+
+/** At most this many messages per POST /messages/flags/narrow, to bound the transaction. */
+export const MAX_MESSAGES_PER_UPDATE = 5000;
+
+/**
+ * Cuts a requested range down to MAX_MESSAGES_PER_UPDATE messages, as Zulip does: the part
+ * before the anchor keeps at least half when both sides ask for more.
+ */
+export function clampFlagRange(numBefore: number, numAfter: number): { numBefore: number; numAfter: number } {
+  const before = Math.min(numBefore, Math.max(MAX_MESSAGES_PER_UPDATE - numAfter, MAX_MESSAGES_PER_UPDATE / 2));
+  return { numBefore: before, numAfter: Math.min(numAfter, MAX_MESSAGES_PER_UPDATE - before) };
+}

@@ -134,3 +134,40 @@ export function aggregateUnreads(raw: RawUnreads, emptyTopicName: string | null)
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+export function clearUnreads(raw: RawUnreads): void {
+  raw.byMessage.clear();
+  raw.unmutedStreamMessages.clear();
+  raw.mentions.clear();
+}
+
+export interface UnreadMessageDetails {
+  type: "stream" | "private";
+  mentioned?: true;
+  user_ids?: number[];
+  stream_id?: number;
+  topic?: string;
+  unmuted_stream_msg?: boolean;
+}
+
+/**
+ * The `message_details` of an update_message_flags event that marks messages unread: enough
+ * for a client to place each message in its unread summary. Direct messages list the other
+ * participants (none for a message to oneself).
+ */
+export function unreadMessageDetails(raw: RawUnreads, me: number): Record<string, UnreadMessageDetails> {
+  const out: Record<string, UnreadMessageDetails> = {};
+  for (const [id, c] of raw.byMessage) {
+    let details: UnreadMessageDetails;
+    if (c.kind === "stream") {
+      details = { type: "stream", stream_id: c.streamId, topic: c.topic, unmuted_stream_msg: raw.unmutedStreamMessages.has(id) };
+    } else if (c.kind === "pm") {
+      details = { type: "private", user_ids: c.otherUserId === me ? [] : [c.otherUserId] };
+    } else {
+      details = { type: "private", user_ids: c.userIdsString.split(",").map(Number).filter((u) => u !== me) };
+    }
+    if (raw.mentions.has(id)) details.mentioned = true;
+    out[String(id)] = details;
+  }
+  return out;
+}

@@ -173,6 +173,12 @@ export function shapeForQueue(event: Event, extra: Event | undefined, queue: Que
       const shaped = showEmptyTopics(event, ["topic_name"], caps);
       return [extra ? { ...shaped, ...extra } : shaped];
     }
+    case "update_message_flags": {
+      const details = event.message_details as Record<string, Event> | undefined;
+      if (!details || caps.empty_topic_name) break;
+      const shown = Object.fromEntries(Object.entries(details).map(([id, d]) => [id, showEmptyTopics(d, ["topic"], caps)]));
+      return [{ ...event, message_details: shown, ...extra }];
+    }
     case "delete_message": {
       const shaped = showEmptyTopics(event, ["topic"], caps);
       if (Array.isArray(shaped.message_ids) && !caps.bulk_message_deletion) {

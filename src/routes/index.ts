@@ -26,6 +26,7 @@ import { topicRoutes } from "./topics.js";
 import { navigationViewRoutes } from "./navigation_views.js";
 import { messageReportRoutes } from "./message_report.js";
 import { reminderRoutes } from "./reminders.js";
+import { messageFlagRoutes } from "./message_flags.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -56,4 +57,5 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...navigationViewRoutes,
   ...messageReportRoutes,
   ...reminderRoutes,
+  ...messageFlagRoutes,
 ];

@@ -12,7 +12,10 @@ declare module "zulip-js" {
       update(params: Params): Response;
       getById(params: Params): Response;
       deleteById(params: Params): Response;
+      flags: { add(params: Params): Response; remove(params: Params): Response };
     };
+    queues: { register(params?: Params): Response };
+    events: { retrieve(params: Params): Response };
     streams: {
       deleteById(params: Params): Response;
       topics: { retrieve(params: Params): Response };

@@ -15,3 +15,4 @@ import "./scheduled_messages.js";
 import "./user_topics.js";
 import "./navigation_views.js";
 import "./reminders.js";
+import "./starred_messages.js";

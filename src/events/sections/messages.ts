@@ -4,6 +4,7 @@ import {
   addUnreadMessage,
   aggregateUnreads,
   buildUnreads,
+  clearUnreads,
   removeUnreadMessages,
   type RawUnreads,
   type UnreadMessage,
@@ -42,7 +43,9 @@ registerStateSection({
     }
     if (event.flag !== "read") return;
     const op = event.op ?? event.operation;
-    if (op === "add") {
+    if (op === "add" && event.all === true) {
+      clearUnreads(raw);
+    } else if (op === "add") {
       removeUnreadMessages(raw, (event.messages as number[]) ?? []);
     } else if (op === "remove") {
       // Marking as unread carries what is needed to place each message again.
