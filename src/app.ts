@@ -7,6 +7,8 @@ import { ZulipError } from "./http/errors.js";
 import type { EndpointDef, Method } from "./http/endpoint.js";
 import { ALL_ENDPOINTS } from "./routes/index.js";
 import { registerSignupPages } from "./routes/web/signup.js";
+import { registerFilePages } from "./routes/web/files.js";
+import { collectFilePart } from "./files/multipart.js";
 
 const API_PREFIX = "/api/v1";
 
@@ -25,7 +27,12 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
   });
 
   await server.register(formbody);
-  await server.register(multipart, { attachFieldsToBody: "keyValues", limits: { fileSize: 25 * 1024 * 1024 } });
+  await server.register(multipart, {
+    attachFieldsToBody: "keyValues",
+    onFile: collectFilePart,
+    throwFileSizeLimit: false,
+    limits: { fileSize: Math.max(app.config.maxFileUploadSizeMib, app.config.maxEmojiFileSizeMib) * 1024 * 1024 + 1 },
+  });
   // Zulip reads parameters only from form bodies; any other body is accepted and ignored.
   server.removeContentTypeParser(["application/json", "text/plain"]);
   server.addContentTypeParser("*", { parseAs: "buffer" }, (_req, _body, done) => done(null, {}));
@@ -81,6 +88,7 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
     { prefix: API_PREFIX },
   );
   registerSignupPages(server, app);
+  registerFilePages(server, app);
 
   return server;
 }

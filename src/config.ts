@@ -33,6 +33,10 @@ export interface Config {
   emailFrom: string;
   /** Most invitation emails one organization may send in 24 hours (Zulip's max_invites). */
   invitesDailyLimit: number;
+  /** Zulip's MAX_FILE_UPLOAD_SIZE: the largest file POST /user_uploads accepts, in MiB. */
+  maxFileUploadSizeMib: number;
+  /** Zulip's MAX_EMOJI_FILE_SIZE_MIB. */
+  maxEmojiFileSizeMib: number;
 }
 
 /** Event queue timings; Zulip's values by default, shorter ones for tests. */
@@ -121,6 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: env.CONFAB_SMTP_URL || undefined,
     emailFrom: env.CONFAB_EMAIL_FROM || `noreply@${emailDomain(env.CONFAB_EXTERNAL_URL ?? "http://localhost")}`,
     invitesDailyLimit: nonNegativeInt(env.CONFAB_INVITES_DAILY_LIMIT, INVITES_DEFAULT_DAILY_LIMIT),
+    maxFileUploadSizeMib: positiveNumber(env.CONFAB_MAX_FILE_UPLOAD_SIZE_MIB, 100),
+    maxEmojiFileSizeMib: positiveNumber(env.CONFAB_MAX_EMOJI_FILE_SIZE_MIB, 5),
     ...overrides,
   };
 }

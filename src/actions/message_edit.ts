@@ -10,6 +10,7 @@ import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
 import { getRealm } from "../store/realms.js";
 import { getNotificationBot, getUserById } from "../store/users.js";
+import { updateMessageUploads, type ApiAttachment } from "./uploads.js";
 import { getStream, getSubscription, subscribersByStream, type StreamRow } from "../store/streams.js";
 import { subscriberIds } from "../store/subscriptions.js";
 import type { MessageRow } from "../store/messages.js";
@@ -149,7 +150,7 @@ export async function editMessage(app: AppContext, user: UserRow, messageId: num
     if (move && (move.topic || move.target.id !== move.origin.id)) {
       await sendMoveNotices(tx, app, events, realm, user, message, move, change, req);
     }
-    return { detached_uploads: [] };
+    return { detached_uploads: change.detachedUploads };
   });
 }
 
@@ -209,6 +210,8 @@ interface AppliedEdit {
   changedIds: number[];
   /** Whether the acting user can see nothing left behind in the old topic. */
   movedAllVisible: boolean;
+  /** The sender's uploads the new content no longer links and no other message does. */
+  detachedUploads: ApiAttachment[];
 }
 
 async function applyEdit(
@@ -230,6 +233,7 @@ async function applyEdit(
   };
   const history: Record<string, unknown> = { user_id: user.id, timestamp };
   const updates: Partial<MessageRow> = {};
+  let detachedUploads: ApiAttachment[] = [];
 
   if (content !== undefined) {
     const sender = (await getUserById(tx, realm.id, message.sender_id))!;
@@ -243,6 +247,8 @@ async function applyEdit(
       is_me_message: /^\/me\s/.test(content),
     });
     Object.assign(updates, { content, rendered_content: rendered.html, last_edit_time: timestamp });
+    const channel = move?.target ?? (message.stream_id === null ? null : ((await getStream(tx, realm.id, message.stream_id)) ?? null));
+    detachedUploads = await updateMessageUploads(tx, events, realm, sender, message.id, channel, rendered.html);
     const topicTarget = move ? { stream: move.origin, topic: move.topic?.target ?? message.topic } : null;
     const flagsFor = await contentFlagBits(tx, app, realm, rendered, content, topicTarget);
     const rows = await tx.selectFrom("user_messages").select(["user_id", "flags"]).where("message_id", "=", message.id).execute();
@@ -258,7 +264,7 @@ async function applyEdit(
     await saveWithHistory(tx, message, updates, history);
     event.message_ids = [message.id];
     await sendUpdateEvent(tx, realm, events, event, message.id, []);
-    return { changedIds: [message.id], movedAllVisible: false };
+    return { changedIds: [message.id], movedAllVisible: false, detachedUploads };
   }
 
   const { origin, target, topic } = move;
@@ -319,7 +325,7 @@ async function applyEdit(
   }
 
   const remaining = moved ? await visibleTopicMessageIds(tx, user, origin, message.topic, seesHistory) : [];
-  return { changedIds, movedAllVisible: edit.propagateMode === "change_all" || remaining.length === 0 };
+  return { changedIds, movedAllVisible: edit.propagateMode === "change_all" || remaining.length === 0, detachedUploads };
 }
 
 async function saveWithHistory(tx: Tx, message: MessageRow, updates: Partial<MessageRow>, entry: Record<string, unknown>) {

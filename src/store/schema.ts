@@ -354,6 +354,24 @@ export interface RealmEmojiTable {
   deactivated: Flag;
 }
 
+export interface AttachmentTable {
+  id: Generated<number>;
+  realm_id: number;
+  owner_id: number;
+  path_id: string;
+  file_name: string;
+  content_type: string;
+  size: number;
+  create_time: number;
+  is_realm_public: Generated<Flag>;
+  is_web_public: Generated<Flag>;
+}
+
+export interface AttachmentMessageTable {
+  attachment_id: number;
+  message_id: number;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -385,6 +403,8 @@ export interface DB {
   multiuse_invites: MultiuseInviteTable;
   invite_emails_sent: InviteEmailSentTable;
   realm_emoji: RealmEmojiTable;
+  attachments: AttachmentTable;
+  attachment_messages: AttachmentMessageTable;
 }
 
 export type Db = Kysely<DB>;
