@@ -124,7 +124,8 @@ export const servedInline = (contentType: string) => INLINE_MIME_TYPES.has(bareC
 /** Keeps what the browser may do with a served file to showing it. */
 export const UPLOAD_CSP = "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self'; object-src 'self';";
 
-const UPLOAD_LINK_RE = /href="\/user_uploads\/([^"?#]+)[^"]*"/g;
+// Links into the organization's own URL are rendered relative, without the leading slash.
+const UPLOAD_LINK_RE = /href="\/?user_uploads\/([^"?#]+)[^"]*"/g;
 const ENTITIES: Record<string, string> = { "&amp;": "&", "&quot;": '"', "&#39;": "'", "&lt;": "<", "&gt;": ">", "&#x27;": "'" };
 
 /** The upload paths (`<realm_id>/…`) a rendered message links to, each once. */

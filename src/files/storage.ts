@@ -42,8 +42,9 @@ export class LocalFileStorage implements FileStorage {
   async put(key: string, data: Buffer | Readable): Promise<void> {
     const target = this.pathOf(key);
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
-    // Written aside and renamed, so a reader never sees half a file.
-    const partial = `${target}.${randomBytes(6).toString("hex")}.part`;
+    // Written aside and renamed, so a reader never sees half a file; the name stays short, as
+    // the target's may already be as long as a filesystem allows.
+    const partial = path.join(path.dirname(target), `.${randomBytes(8).toString("hex")}.part`);
     try {
       await pipeline(Buffer.isBuffer(data) ? Readable.from([data]) : data, fs.createWriteStream(partial));
       await fs.promises.rename(partial, target);

@@ -56,8 +56,10 @@ async function serveUpload(app: AppContext, request: FastifyRequest, reply: Fast
 }
 
 export function registerFilePages(server: FastifyInstance, app: AppContext): void {
-  server.get("/user_uploads/temporary/:token/:filename", async (request, reply) => {
-    const { token, filename } = request.params as Params;
+  // A wildcard: tokens are longer than a route parameter may be.
+  server.get("/user_uploads/temporary/*", async (request, reply) => {
+    const [token, filename, ...rest] = (request.params as Params)["*"].split("/");
+    if (!token || !filename || rest.length) return uploadNotFound(reply);
     const pathId = pathFromToken(app, token);
     if (!pathId) throw badRequest("Invalid token");
     if (pathId.split("/").pop() !== filename) throw badRequest("Invalid filename");
@@ -66,8 +68,8 @@ export function registerFilePages(server: FastifyInstance, app: AppContext): voi
     return sendStored(app, reply, attachment, false);
   });
 
-  server.get("/user_uploads/download/:realm_id_str/*", (request, reply) => serveUpload(app, request, reply, true));
-  server.get("/user_uploads/:realm_id_str/*", (request, reply) => serveUpload(app, request, reply, false));
+  server.get("/user_uploads/download/:realm_id_str(^\\d+$)/*", (request, reply) => serveUpload(app, request, reply, true));
+  server.get("/user_uploads/:realm_id_str(^\\d+$)/*", (request, reply) => serveUpload(app, request, reply, false));
 
   // Custom emoji images are public, as Zulip serves them.
   server.get("/user_avatars/:realm_id/emoji/images/:file_name", async (request, reply) => {
