@@ -102,12 +102,18 @@ export function guessContentType(fileName: string): string | undefined {
   return dot < 0 ? undefined : TYPES_BY_EXTENSION[fileName.slice(dot + 1).toLowerCase()];
 }
 
-/** The stored type: what the client declared, else a guess from the name, else octet-stream. */
+/**
+ * The stored type: what the client declared, else a guess from the name, else octet-stream.
+ * The multipart parser reports a part without a Content-Type as text/plain, so text/plain
+ * also yields to what the name suggests.
+ */
 export function uploadContentType(declared: string | undefined, fileName: string): string {
   const bare = declared ? bareContentType(declared) : "";
-  // Multipart parts without a Content-Type read as application/octet-stream.
-  if (bare && bare !== "application/octet-stream") return declared!.trim();
-  return guessContentType(fileName) ?? "application/octet-stream";
+  const guessed = guessContentType(fileName);
+  if (!bare || bare === "application/octet-stream" || bare === "text/plain") {
+    if (guessed) return guessed === "text/plain" && bare === "text/plain" ? declared!.trim() : guessed;
+  }
+  return declared?.trim() || "application/octet-stream";
 }
 
 /** RFC 6266 `Content-Disposition`, as Django writes it: quoted ASCII or RFC 8187 UTF-8. */
