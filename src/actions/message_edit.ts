@@ -11,6 +11,7 @@ import type { UserRow } from "../store/users.js";
 import { getRealm } from "../store/realms.js";
 import { getNotificationBot, getUserById } from "../store/users.js";
 import { updateMessageUploads, type ApiAttachment } from "./uploads.js";
+import { refreshAttachmentPublicity } from "../store/attachments.js";
 import { getStream, getSubscription, subscribersByStream, type StreamRow } from "../store/streams.js";
 import { subscriberIds } from "../store/subscriptions.js";
 import type { MessageRow } from "../store/messages.js";
@@ -303,6 +304,8 @@ async function applyEdit(
       await saveWithHistory(tx, row, moveUpdates, moveOnly);
     }
   }
+  // Zulip re-derives which files are public from where their messages now are.
+  if (channelChanged) await refreshAttachmentPublicity(tx, changedIds);
 
   let losingAccess: number[] = [];
   let losingRows = new Set<number>();

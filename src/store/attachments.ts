@@ -113,3 +113,30 @@ export async function canSeeLinkingMessage(db: Executor, userId: number, attachm
     .executeTakeFirst();
   return !!viaHistory;
 }
+
+/**
+ * Recomputes whether the uploads these messages link are realm- or web-public, from all the
+ * messages linking them (after messages moved between channels).
+ */
+export async function refreshAttachmentPublicity(db: Executor, messageIds: readonly number[]): Promise<void> {
+  if (!messageIds.length) return;
+  const ids = (
+    await db.selectFrom("attachment_messages").select("attachment_id").distinct().where("message_id", "in", [...messageIds]).execute()
+  ).map((r) => r.attachment_id);
+  if (!ids.length) return;
+  const channels = await db
+    .selectFrom("attachment_messages as am")
+    .innerJoin("messages as m", "m.id", "am.message_id")
+    .innerJoin("streams as s", "s.id", "m.stream_id")
+    .select(["am.attachment_id", "s.invite_only", "s.is_web_public"])
+    .where("am.attachment_id", "in", ids)
+    .execute();
+  for (const id of ids) {
+    const linked = channels.filter((c) => c.attachment_id === id && c.invite_only === 0);
+    await db
+      .updateTable("attachments")
+      .set({ is_realm_public: linked.length ? 1 : 0, is_web_public: linked.some((c) => c.is_web_public === 1) ? 1 : 0 })
+      .where("id", "=", id)
+      .execute();
+  }
+}

@@ -261,6 +261,23 @@ describe("downloading /user_uploads/…", () => {
     assert.equal((await download(url, o.member)).status, 403);
   });
 
+  test("moving the linking message between channels moves who may read the file", async () => {
+    const open = await makeChannel(srv, t, { subscribers: [t.member] });
+    const closed = await makeChannel(srv, t, { private: true, subscribers: [t.member] });
+    const url = await uploaded(t.member);
+    const id = await send(t.member, { type: "stream", to: open.name, topic: "files", content: `[notes](${url})` });
+    assert.equal((await download(url, t.member2)).status, 200);
+    const move = async (to: number) => {
+      const r = await api(t.owner).patch(`/messages/${id}`, { stream_id: to, propagate_mode: "change_one" });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+    };
+    await move(closed.id);
+    assert.equal((await download(url, t.member2)).status, 403);
+    assert.equal((await download(url, t.member)).status, 200);
+    await move(open.id);
+    assert.equal((await download(url, t.member2)).status, 200);
+  });
+
   test("someone who may not read a file cannot claim it by linking it", async () => {
     const url = await uploaded(t.member);
     const channel = await makeChannel(srv, t, { subscribers: [t.member2] });
