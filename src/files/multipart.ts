@@ -1,8 +1,8 @@
 /**
  * File parts of multipart requests. Fastify's multipart plugin turns the other fields into
- * ordinary parameters; file parts are collected here for the endpoints that take files, each cut
- * off one byte past the largest size any of them accepts, so a too-large file is detected without
- * holding all of it.
+ * ordinary parameters; file parts are collected here for the endpoints that take a file. Each is
+ * cut off one byte past the largest size any endpoint accepts, so a too-large file is detected
+ * without holding all of it, and only the first file's content is kept.
  */
 import type { FastifyRequest } from "fastify";
 import type { MultipartFile } from "@fastify/multipart";
@@ -24,9 +24,12 @@ declare module "fastify" {
 }
 
 export async function collectFilePart(this: FastifyRequest, part: MultipartFile): Promise<void> {
+  const files = (this.uploadedFiles ??= []);
   const chunks: Buffer[] = [];
-  for await (const chunk of part.file) chunks.push(chunk as Buffer);
-  (this.uploadedFiles ??= []).push({
+  // Every endpoint takes one file at most: later ones are only counted, never held.
+  const keep = files.length === 0;
+  for await (const chunk of part.file) if (keep) chunks.push(chunk as Buffer);
+  files.push({
     fieldName: part.fieldname,
     fileName: part.filename,
     mimeType: part.mimetype,

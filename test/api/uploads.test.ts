@@ -181,6 +181,8 @@ describe("POST /user_uploads", () => {
     assert.match(r.url, /\/zulip-js\.txt$/);
     const res = await download(r.url, t.member);
     assert.equal(await res.text(), "sent by zulip-js");
+    const emoji = await client.emojis.retrieve();
+    assert.deepEqual(emoji, { result: "success", msg: "", emoji: {} });
   });
 });
 
