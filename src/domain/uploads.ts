@@ -153,3 +153,22 @@ export function linkedUploadPaths(renderedHtml: string): string[] {
 export function messageUploadPath(realmId: number, sanitizedName: string, random: { byte: number; token: string }): string {
   return `${realmId}/${random.byte.toString(16)}/${random.token}/${sanitizedName}`;
 }
+
+/**
+ * The one byte range a `Range` header asks for, within a file of `size` bytes: undefined to send
+ * the whole file (no header, or one we don't serve: several ranges, other units), "unsatisfiable"
+ * when it lies outside the file.
+ */
+export function requestedRange(header: string | undefined, size: number): { start: number; end: number } | "unsatisfiable" | undefined {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (m[1] === "" && m[2] === "")) return undefined;
+  if (m[1] === "") {
+    const suffix = Number(m[2]);
+    if (suffix === 0 || size === 0) return "unsatisfiable";
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (start >= size || end < start) return "unsatisfiable";
+  return { start, end };
+}

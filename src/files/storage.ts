@@ -10,14 +10,21 @@ import { pipeline } from "node:stream/promises";
 
 export interface StoredFile {
   stream: Readable;
+  /** The whole object's size, whatever part `stream` holds. */
   size: number;
+}
+
+/** Inclusive byte offsets, as HTTP ranges give them. */
+export interface ByteRange {
+  start: number;
+  end: number;
 }
 
 export interface FileStorage {
   /** Stores (or replaces) the object under `key`. */
   put(key: string, data: Buffer | Readable): Promise<void>;
-  /** The object's content, or null if there is none. */
-  get(key: string): Promise<StoredFile | null>;
+  /** The object's content (or only `range` of it), or null if there is none. */
+  get(key: string, range?: ByteRange): Promise<StoredFile | null>;
   /** Removes the object; removing a missing one is not an error. */
   delete(key: string): Promise<void>;
 }
@@ -54,12 +61,12 @@ export class LocalFileStorage implements FileStorage {
     }
   }
 
-  async get(key: string): Promise<StoredFile | null> {
+  async get(key: string, range?: ByteRange): Promise<StoredFile | null> {
     const target = this.pathOf(key);
     try {
       const handle = await fs.promises.open(target, "r");
       const { size } = await handle.stat();
-      return { stream: handle.createReadStream(), size };
+      return { stream: handle.createReadStream(range ? { start: range.start, end: range.end } : {}), size };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
       throw err;

@@ -210,6 +210,29 @@ describe("downloading /user_uploads/…", () => {
     }
   });
 
+  test("serves byte ranges, as media players ask for them", async () => {
+    const url = await uploaded(t.member, "clip.mp4", "0123456789", "video/mp4");
+    const ranged = (range: string) => fetch(srv.url + url, { headers: { authorization: basicAuth(t.member), range } });
+    const cases: [string, number, string, string | null][] = [
+      ["bytes=2-5", 206, "2345", "bytes 2-5/10"],
+      ["bytes=7-", 206, "789", "bytes 7-9/10"],
+      ["bytes=-3", 206, "789", "bytes 7-9/10"],
+      ["bytes=8-100", 206, "89", "bytes 8-9/10"],
+      ["bytes=0-1,4-5", 200, "0123456789", null],
+      ["items=0-1", 200, "0123456789", null],
+    ];
+    for (const [range, status, body, contentRange] of cases) {
+      const res = await ranged(range);
+      assert.equal(res.status, status, range);
+      assert.equal(await res.text(), body, range);
+      assert.equal(res.headers.get("content-range"), contentRange, range);
+      assert.equal(res.headers.get("accept-ranges"), "bytes");
+    }
+    const outside = await ranged("bytes=10-");
+    assert.equal(outside.status, 416);
+    assert.equal(outside.headers.get("content-range"), "bytes */10");
+  });
+
   test("an unlinked file is the uploader's alone", async () => {
     const url = await uploaded(t.member);
     for (const u of [t.owner, t.admin, t.member2, t.guest, t.bot, o.owner]) {

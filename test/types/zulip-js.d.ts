@@ -16,6 +16,9 @@ declare module "zulip-js" {
     streams: {
       deleteById(params: Params): Response;
     };
+    emojis: {
+      retrieve(params?: Params): Response;
+    };
     users: {
       retrieve(params?: Params): Response;
       create(params: Params): Response;

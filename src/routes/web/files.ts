@@ -11,7 +11,7 @@ import { getRealm } from "../../store/realms.js";
 import { getAttachmentByPath, type AttachmentRow } from "../../store/attachments.js";
 import { mayReadUpload, pathFromToken, uploadStorageKey } from "../../actions/uploads.js";
 import { emojiFileType, emojiStorageKey } from "../../domain/custom_emoji.js";
-import { contentDisposition, servedInline, UPLOAD_CSP } from "../../domain/uploads.js";
+import { contentDisposition, requestedRange, servedInline, UPLOAD_CSP } from "../../domain/uploads.js";
 
 type Params = Record<string, string>;
 
@@ -22,13 +22,27 @@ function html(reply: FastifyReply, status: number, body: string): FastifyReply {
 export const uploadNotFound = (reply: FastifyReply) => html(reply, 404, "<p>This file does not exist or has been deleted.</p>");
 export const uploadForbidden = (reply: FastifyReply) => html(reply, 403, "<p>You are not authorized to view this file.</p>");
 
-async function sendStored(app: AppContext, reply: FastifyReply, attachment: AttachmentRow, forceDownload: boolean): Promise<FastifyReply> {
-  const stored = await app.files.get(uploadStorageKey(attachment.path_id));
+async function sendStored(
+  app: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  attachment: AttachmentRow,
+  forceDownload: boolean,
+): Promise<FastifyReply> {
+  const size = Number(attachment.size);
+  // Media players (video on iOS above all) fetch in ranges.
+  const range = requestedRange(request.headers.range, size);
+  if (range === "unsatisfiable") {
+    return reply.status(416).header("Content-Range", `bytes */${size}`).send();
+  }
+  const stored = await app.files.get(uploadStorageKey(attachment.path_id), range);
   if (!stored) return uploadNotFound(reply);
+  if (range) reply.status(206).header("Content-Range", `bytes ${range.start}-${range.end}/${stored.size}`);
+  else reply.status(200);
   return reply
-    .status(200)
     .header("Content-Type", attachment.content_type)
-    .header("Content-Length", String(stored.size))
+    .header("Content-Length", String(range ? range.end - range.start + 1 : stored.size))
+    .header("Accept-Ranges", "bytes")
     .header("Content-Disposition", contentDisposition(attachment.file_name, forceDownload || !servedInline(attachment.content_type)))
     .header("Cache-Control", "private, immutable")
     .header("X-Content-Type-Options", "nosniff")
@@ -52,7 +66,7 @@ async function serveUpload(app: AppContext, request: FastifyRequest, reply: Fast
     if (!caller) return reply.redirect(`/login/?next=${encodeURIComponent(request.url.split("?")[0])}`);
     return uploadForbidden(reply);
   }
-  return sendStored(app, reply, access.attachment, forceDownload);
+  return sendStored(app, request, reply, access.attachment, forceDownload);
 }
 
 export function registerFilePages(server: FastifyInstance, app: AppContext): void {
@@ -65,7 +79,7 @@ export function registerFilePages(server: FastifyInstance, app: AppContext): voi
     if (pathId.split("/").pop() !== filename) throw badRequest("Invalid filename");
     const attachment = await getAttachmentByPath(app.db, pathId);
     if (!attachment) throw badRequest("Invalid token");
-    return sendStored(app, reply, attachment, false);
+    return sendStored(app, request, reply, attachment, false);
   });
 
   server.get("/user_uploads/download/:realm_id_str(^\\d+$)/*", (request, reply) => serveUpload(app, request, reply, true));
