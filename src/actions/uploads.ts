@@ -159,7 +159,7 @@ export async function mayReadUpload(
 
 /**
  * Links a message to the uploads its rendered content points at, where the sender may read
- * them (others are ignored, as in Zulip), and tells the sender. Returns whether any was claimed.
+ * them (others are ignored, as in Zulip), and tells the sender.
  */
 async function claimUploads(
   tx: Tx,
