@@ -9,6 +9,7 @@ import type { StreamRow } from "../store/streams.js";
 import type { Executor } from "../store/schema.js";
 import type { UploadedFile } from "../files/multipart.js";
 import { isGuest } from "../domain/roles.js";
+import { PLAN_TYPE_SELF_HOSTED } from "../domain/realm_settings.js";
 import {
   linkedUploadPaths,
   messageUploadPath,
@@ -76,7 +77,7 @@ async function sendAttachmentEvent(
 
 function tooLarge(realm: Realm, maxMib: number) {
   // Zulip's wording depends on whether the limit comes from the server or from a Zulip Cloud plan.
-  const selfHosted = realm.props.plan_type === undefined || realm.props.plan_type === 1;
+  const selfHosted = realm.props.plan_type === undefined || realm.props.plan_type === PLAN_TYPE_SELF_HOSTED;
   return badRequest(
     selfHosted
       ? `File is larger than this server's configured maximum upload size (${maxMib} MiB).`

@@ -164,6 +164,16 @@ describe("POST /user_uploads", () => {
     assert.equal(exact.status, 200, JSON.stringify(exact.body));
   });
 
+  test("on a Zulip Cloud plan the refusal names the plan", async () => {
+    await setRealmProps(srv.app, t.realm.id, { plan_type: 2 });
+    try {
+      const r = await upload(t.member, [{ fileName: "big.bin", data: Buffer.alloc(MAX_MIB * 1024 * 1024 + 1) }]);
+      assert.equal(r.body.msg, `File is larger than the maximum upload size (${MAX_MIB} MiB) allowed by your organization's plan.`);
+    } finally {
+      await setRealmProps(srv.app, t.realm.id, { plan_type: 1 });
+    }
+  });
+
   test("requires authentication", async () => {
     const r = await upload(null, [{ fileName: "a.txt", data: "a" }]);
     assert.equal(r.status, 401);
