@@ -9,6 +9,8 @@ import { ALL_ENDPOINTS } from "./routes/index.js";
 import { registerSignupPages } from "./routes/web/signup.js";
 import { registerExportDownloads } from "./routes/web/exports.js";
 import { registerVideoCallPages } from "./routes/web/video_calls.js";
+import { registerFilePages } from "./routes/web/files.js";
+import { collectFilePart } from "./files/multipart.js";
 
 const API_PREFIX = "/api/v1";
 
@@ -27,7 +29,12 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
   });
 
   await server.register(formbody);
-  await server.register(multipart, { attachFieldsToBody: "keyValues", limits: { fileSize: 25 * 1024 * 1024 } });
+  await server.register(multipart, {
+    attachFieldsToBody: "keyValues",
+    onFile: collectFilePart,
+    throwFileSizeLimit: false,
+    limits: { fileSize: Math.max(app.config.maxFileUploadSizeMib, app.config.maxEmojiFileSizeMib) * 1024 * 1024 + 1 },
+  });
   // Zulip reads parameters only from form bodies; any other body is accepted and ignored.
   server.removeContentTypeParser(["application/json", "text/plain"]);
   server.addContentTypeParser("*", { parseAs: "buffer" }, (_req, _body, done) => done(null, {}));
@@ -85,6 +92,7 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
   registerSignupPages(server, app);
   registerExportDownloads(server, app);
   registerVideoCallPages(server, app);
+  registerFilePages(server, app);
 
   return server;
 }

@@ -40,6 +40,10 @@ export interface Config {
   bigBlueButtonTimeoutMs: number;
   /** Deleting a topic: messages per transaction, and how long one request keeps deleting batches. */
   deleteTopic: { batchSize: number; timeLimitSecs: number };
+  /** Zulip's MAX_FILE_UPLOAD_SIZE: the largest file POST /user_uploads accepts, in MiB. */
+  maxFileUploadSizeMib: number;
+  /** Zulip's MAX_EMOJI_FILE_SIZE_MIB. */
+  maxEmojiFileSizeMib: number;
 }
 
 /** Zulip's RETENTION_STREAM_MESSAGE_BATCH_SIZE and delete_in_topic's time budget. */
@@ -135,6 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bigBlueButtonSecret: env.CONFAB_BIGBLUEBUTTON_SECRET || undefined,
     bigBlueButtonTimeoutMs: 1000 * positiveNumber(env.CONFAB_BIGBLUEBUTTON_TIMEOUT_SECS, 15),
     deleteTopic: ZULIP_DELETE_TOPIC,
+    maxFileUploadSizeMib: positiveNumber(env.CONFAB_MAX_FILE_UPLOAD_SIZE_MIB, 100),
+    maxEmojiFileSizeMib: positiveNumber(env.CONFAB_MAX_EMOJI_FILE_SIZE_MIB, 5),
     ...overrides,
   };
 }

@@ -5,6 +5,7 @@ import type { Dialect } from "./store/db.js";
 import type { EventBus } from "./events/bus.js";
 import type { EventQueues } from "./events/queues.js";
 import type { EmailSender } from "./outbound/email.js";
+import type { FileStorage } from "./files/storage.js";
 
 /** A source of the current time in UNIX seconds; injectable so tests control time. */
 export interface Clock {
@@ -40,5 +41,9 @@ export interface AppContext {
   eventQueues: EventQueues;
   /** Outgoing email; actions send through this, never through a mail library. */
   mailer: EmailSender;
+  /** Uploaded files and custom emoji images. */
+  files: FileStorage;
+  /** Signs temporary URLs of uploaded files. */
+  uploadTokenKey: Buffer;
 }
 export type { DB };

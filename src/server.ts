@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "./config.js";
 import { systemClock, systemTimers, type AppContext, type Clock, type Timers } from "./context.js";
@@ -8,6 +9,7 @@ import { buildServer, createLogger } from "./app.js";
 import { ScheduledMessageWorker } from "./workers/scheduled_messages.js";
 import { startMessagePushNotifications } from "./actions/push_devices.js";
 import { createEmailSender } from "./outbound/email.js";
+import { LocalFileStorage, loadOrCreateKey } from "./files/storage.js";
 
 export interface Running {
   app: AppContext;
@@ -47,6 +49,8 @@ export async function openAppContext(
     clock,
     eventQueues,
     mailer: createEmailSender(config, log),
+    files: new LocalFileStorage(path.join(config.dataDir, "uploads")),
+    uploadTokenKey: loadOrCreateKey(path.join(config.dataDir, "upload_token.key")),
   };
   const stopPushNotifications = startMessagePushNotifications(app);
   return {

@@ -10,6 +10,8 @@ import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
 import { getRealm } from "../store/realms.js";
 import { getNotificationBot, getUserById } from "../store/users.js";
+import { updateMessageUploads, type ApiAttachment } from "./uploads.js";
+import { refreshAttachmentPublicity } from "../store/attachments.js";
 import { getStream, getSubscription, subscribersByStream, type StreamRow } from "../store/streams.js";
 import { subscriberIds } from "../store/subscriptions.js";
 import type { MessageRow } from "../store/messages.js";
@@ -172,7 +174,7 @@ export async function editMessage(app: AppContext, user: UserRow, messageId: num
       }
       await sendMoveNotices(tx, app, events, realm, user, message, move, change, req);
     }
-    return { detached_uploads: [] };
+    return { detached_uploads: change.detachedUploads };
   });
 }
 
@@ -234,6 +236,8 @@ interface AppliedEdit {
   movedAllVisible: boolean;
   /** Users who can no longer see the moved messages. */
   losingAccess: number[];
+  /** The sender's uploads the new content no longer links and no other message does. */
+  detachedUploads: ApiAttachment[];
 }
 
 async function applyEdit(
@@ -255,6 +259,7 @@ async function applyEdit(
   };
   const history: Record<string, unknown> = { user_id: user.id, timestamp };
   const updates: Partial<MessageRow> = {};
+  let detachedUploads: ApiAttachment[] = [];
 
   if (content !== undefined) {
     const sender = (await getUserById(tx, realm.id, message.sender_id))!;
@@ -268,6 +273,8 @@ async function applyEdit(
       is_me_message: /^\/me\s/.test(content),
     });
     Object.assign(updates, { content, rendered_content: rendered.html, last_edit_time: timestamp });
+    const channel = move?.target ?? (message.stream_id === null ? null : ((await getStream(tx, realm.id, message.stream_id)) ?? null));
+    detachedUploads = await updateMessageUploads(tx, events, realm, sender, message.id, channel, rendered.html);
     const topicTarget = move ? { stream: move.origin, topic: move.topic?.target ?? message.topic } : null;
     const flagsFor = await contentFlagBits(tx, app, realm, rendered, content, topicTarget);
     const rows = await tx.selectFrom("user_messages").select(["user_id", "flags"]).where("message_id", "=", message.id).execute();
@@ -283,7 +290,7 @@ async function applyEdit(
     await saveWithHistory(tx, message, updates, history);
     event.message_ids = [message.id];
     await sendUpdateEvent(tx, realm, events, event, message.id, []);
-    return { changedIds: [message.id], movedAllVisible: false, losingAccess: [] };
+    return { changedIds: [message.id], movedAllVisible: false, losingAccess: [], detachedUploads };
   }
 
   const { origin, target, topic } = move;
@@ -322,6 +329,8 @@ async function applyEdit(
       await saveWithHistory(tx, row, moveUpdates, moveOnly);
     }
   }
+  // Zulip re-derives which files are public from where their messages now are.
+  if (channelChanged) await refreshAttachmentPublicity(tx, changedIds);
 
   let losingAccess: number[] = [];
   let losingRows = new Set<number>();
@@ -344,7 +353,12 @@ async function applyEdit(
   }
 
   const remaining = moved ? await visibleTopicMessageIds(tx, user, origin, message.topic, seesHistory) : [];
-  return { changedIds, movedAllVisible: edit.propagateMode === "change_all" || remaining.length === 0, losingAccess };
+  return {
+    changedIds,
+    movedAllVisible: edit.propagateMode === "change_all" || remaining.length === 0,
+    losingAccess,
+    detachedUploads,
+  };
 }
 
 async function saveWithHistory(tx: Tx, message: MessageRow, updates: Partial<MessageRow>, entry: Record<string, unknown>) {

@@ -1,4 +1,5 @@
 /** Sending messages and reading single messages. */
+import { claimMessageUploads } from "./uploads.js";
 import type { AppContext } from "../context.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
 import type { Executor } from "../store/schema.js";
@@ -199,6 +200,8 @@ export async function sendMessageInTx(
   if (target.kind === "stream" && target.stream.first_message_id === null) {
     await tx.updateTable("streams").set({ first_message_id: message.id }).where("id", "=", target.stream.id).execute();
   }
+
+  await claimMessageUploads(tx, events, realm, sender, message.id, target.kind === "stream" ? target.stream : null, rendered.html);
 
   const ctx = await messageContext(tx, realm, [message]);
   events.send({

@@ -94,3 +94,4 @@ export const OWNER_ONLY_REALM_GROUP_SETTINGS = [
 /** Zulip's text for features a limited (free Cloud) plan lacks. */
 export const UPGRADE_TEXT_STANDARD = "Available on Zulip Cloud Standard. Upgrade to access.";
 export const PLAN_TYPE_LIMITED = 2;
+export const PLAN_TYPE_SELF_HOSTED = 1;

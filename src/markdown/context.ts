@@ -4,6 +4,7 @@
  * `loadRenderContext` fetches this data from the database beforehand.
  */
 import { listLinkifiers } from "../store/linkifiers.js";
+import { activeRealmEmojiFiles } from "../store/realm_emoji.js";
 import type { AppContext } from "../context.js";
 import type { Executor } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
@@ -11,6 +12,7 @@ import type { UserRow } from "../store/users.js";
 import { EMPTY_TOPIC_DISPLAY_NAME } from "../domain/limits.js";
 import type { CamoConfig } from "./camo.js";
 import type { Linkifier } from "./linkifiers.js";
+import { emojiUrl as realmEmojiUrl } from "../domain/custom_emoji.js";
 
 export interface RenderUser {
   id: number;
@@ -78,7 +80,7 @@ export async function loadRenderContext(
   settings: RealmRenderSettings,
   sender?: { translateEmoticons?: boolean },
 ): Promise<RenderContext> {
-  const [users, groups, channels] = await Promise.all([
+  const [users, groups, channels, emoji] = await Promise.all([
     db.selectFrom("users").select(["id", "full_name", "is_active"]).where("realm_id", "=", realmId).orderBy("id").execute(),
     db
       .selectFrom("user_groups")
@@ -94,6 +96,7 @@ export async function loadRenderContext(
       .where("is_archived", "=", 0)
       .orderBy("id")
       .execute(),
+    activeRealmEmojiFiles(db, realmId),
   ]);
   return {
     realmUrl: settings.realmUrl,
@@ -110,6 +113,7 @@ export async function loadRenderContext(
       displayName: g.is_system_group ? (SYSTEM_GROUP_DISPLAY_NAMES[g.name!] ?? g.description) : undefined,
     })),
     channels: channels.map((c) => ({ id: c.id, name: c.name })),
+    realmEmoji: Object.fromEntries(emoji.map((e) => [e.name, realmEmojiUrl(realmId, e.file_name)])),
   };
 }
 

@@ -27,6 +27,8 @@ import { navigationViewRoutes } from "./navigation_views.js";
 import { messageReportRoutes } from "./message_report.js";
 import { reminderRoutes } from "./reminders.js";
 import { messageFlagRoutes } from "./message_flags.js";
+import { uploadRoutes } from "./uploads.js";
+import { realmEmojiRoutes } from "./realm_emoji.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -58,4 +60,6 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...messageReportRoutes,
   ...reminderRoutes,
   ...messageFlagRoutes,
+  ...uploadRoutes,
+  ...realmEmojiRoutes,
 ];

@@ -395,6 +395,24 @@ export interface UserTopicTable {
   last_updated: number;
 }
 
+export interface AttachmentTable {
+  id: Generated<number>;
+  realm_id: number;
+  owner_id: number;
+  path_id: string;
+  file_name: string;
+  content_type: string;
+  size: number;
+  create_time: number;
+  is_realm_public: Generated<Flag>;
+  is_web_public: Generated<Flag>;
+}
+
+export interface AttachmentMessageTable {
+  attachment_id: number;
+  message_id: number;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -429,6 +447,8 @@ export interface DB {
   realm_exports: RealmExportTable;
   user_topics: UserTopicTable;
   navigation_views: NavigationViewTable;
+  attachments: AttachmentTable;
+  attachment_messages: AttachmentMessageTable;
 }
 
 export type Db = Kysely<DB>;

@@ -20,6 +20,9 @@ declare module "zulip-js" {
       deleteById(params: Params): Response;
       topics: { retrieve(params: Params): Response };
     };
+    emojis: {
+      retrieve(params?: Params): Response;
+    };
     users: {
       retrieve(params?: Params): Response;
       create(params: Params): Response;

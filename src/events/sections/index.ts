@@ -16,3 +16,4 @@ import "./user_topics.js";
 import "./navigation_views.js";
 import "./reminders.js";
 import "./starred_messages.js";
+import "./realm_emoji.js";

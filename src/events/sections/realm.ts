@@ -140,7 +140,7 @@ async function realmState(ctx: StateContext) {
     realm_presence_disabled: Boolean(props.presence_disabled),
     realm_is_zephyr_mirror_realm: false,
     max_avatar_file_size_mib: 5,
-    max_file_upload_size_mib: 100,
+    max_file_upload_size_mib: app.config.maxFileUploadSizeMib,
     max_icon_file_size_mib: 5,
     max_logo_file_size_mib: 5,
     realm_upload_quota_mib: null,

@@ -10,6 +10,7 @@ import * as m007 from "./007_org_admin.js";
 import * as m008 from "./008_invites.js";
 import * as m009 from "./009_push_devices.js";
 import * as m010 from "./010_realm_emoji.js";
+import * as m013 from "./013_attachments.js";
 import * as m015 from "./015_user_topics.js";
 import * as m018 from "./018_misc.js";
 import * as m019 from "./019_realm_exports.js";
@@ -28,6 +29,7 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["008_invites", m008.up],
   ["009_push_devices", m009.up],
   ["010_realm_emoji", m010.up],
+  ["013_attachments", m013.up],
   ["015_user_topics", m015.up],
   ["018_misc", m018.up],
   ["019_realm_exports", m019.up],
