@@ -71,6 +71,13 @@ export async function importRealm(app: AppContext, archive: string): Promise<Imp
       manifest.tables.map((t) => t.name),
       await tableReferences(app.db, app.dialect),
     );
+    // Files first: storing one twice is harmless, while rows naming a missing file are not.
+    const filesDir = path.join(work, "files");
+    const files = fs.existsSync(filesDir) ? (fs.readdirSync(filesDir, { recursive: true }) as string[]) : [];
+    for (const rel of files) {
+      const full = path.join(filesDir, rel);
+      if (fs.statSync(full).isFile()) await app.files.put(rel.split(path.sep).join("/"), fs.createReadStream(full));
+    }
     let rows = 0;
     await app.db.transaction().execute(async (tx) => {
       for (const name of order) {

@@ -88,6 +88,11 @@ function whereClause(table: TableInfo, sel: RowSelection): RawBuilder<unknown> {
     }
   }
   if (table.name === "messages") parts.push(messageFilter(sel));
+  // A file goes with the messages that link it, or with its consenting owner's private data.
+  if (table.name === "attachments") {
+    parts.push(sql`(id IN (SELECT attachment_id FROM attachment_messages WHERE message_id IN ${parentIds("messages", sel)})
+      OR owner_id IN ${idList(sel.consentingUserIds)})`);
+  }
   if (sel.privateTables.has(table.name)) parts.push(sql`user_id IN ${idList(sel.consentingUserIds)}`);
   return sql.join(parts, sql` AND `);
 }

@@ -1,6 +1,7 @@
 /**
  * Writes an organization's data export: every table's rows of that organization (as the export
- * type allows) as JSON lines, with a manifest, in one .tar.gz under the data directory.
+ * type allows) as JSON lines, the files those rows own, and a manifest, in one .tar.gz under the
+ * data directory.
  * Runs in the background after the request that asked for it; reads a batch at a time and yields
  * between batches, so a large organization never holds the event loop.
  */
@@ -16,6 +17,9 @@ import { ExportType, isPrivateUserTable, UNEXPORTED_TABLES } from "../domain/rea
 import { userProps } from "../format/users.js";
 import { listUsers } from "../store/users.js";
 import type { Realm } from "../store/realms.js";
+import { pipeline } from "node:stream/promises";
+import { uploadStorageKey } from "../actions/uploads.js";
+import { emojiStorageKey } from "../domain/custom_emoji.js";
 
 export const ARCHIVE_FORMAT = "confab-realm-export";
 export const ARCHIVE_VERSION = 1;
@@ -27,6 +31,15 @@ export interface ArchiveManifest {
   realm: { id: number; string_id: string; name: string };
   exported_at: number;
   tables: { name: string; rows: number }[];
+  /** Stored files (uploads, custom emoji), under files/ by their storage key. */
+  files: number;
+}
+
+/** The stored files an exported row owns. */
+function fileKeys(table: string, row: Record<string, unknown>): string[] {
+  if (table === "attachments") return [uploadStorageKey(String(row.path_id))];
+  if (table === "realm_emoji" && row.file_name) return [emojiStorageKey(Number(row.realm_id), String(row.file_name))];
+  return [];
 }
 
 /** Where exports live, relative to the data directory. */
@@ -60,7 +73,9 @@ export async function writeRealmExport(app: AppContext, realm: Realm, exportId: 
       realm: { id: realm.id, string_id: realm.string_id, name: realm.name },
       exported_at: app.clock.now(),
       tables: [],
+      files: 0,
     };
+    const keys: string[] = [];
     fs.mkdirSync(path.join(work, "tables"));
     for (const table of await listTables(app.db)) {
       if (UNEXPORTED_TABLES.has(table.name)) continue;
@@ -69,6 +84,7 @@ export async function writeRealmExport(app: AppContext, realm: Realm, exportId: 
       for await (const batch of realmRows(app.db, table, sel)) {
         for (const row of batch) {
           if (!out.write(JSON.stringify(row) + "\n")) await once(out, "drain");
+          keys.push(...fileKeys(table.name, row));
         }
         count += batch.length;
         await yieldToLoop();
@@ -77,9 +93,17 @@ export async function writeRealmExport(app: AppContext, realm: Realm, exportId: 
       await once(out, "close");
       manifest.tables.push({ name: table.name, rows: count });
     }
+    for (const key of keys) {
+      const stored = await app.files.get(key);
+      if (!stored) continue;
+      const target = path.join(work, "files", ...key.split("/"));
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      await pipeline(stored.stream, fs.createWriteStream(target));
+      manifest.files++;
+    }
     fs.writeFileSync(path.join(work, "manifest.json"), JSON.stringify(manifest, null, 1));
     fs.mkdirSync(path.join(dataDir, relDir), { recursive: true });
-    await tar.create({ gzip: true, file: path.join(dataDir, relDir, fileName), cwd: work, portable: true }, ["manifest.json", "tables"]);
+    await tar.create({ gzip: true, file: path.join(dataDir, relDir, fileName), cwd: work, portable: true }, ["manifest.json", "tables", ...(manifest.files ? ["files"] : [])]);
     return path.join(relDir, fileName);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ManualClock, startTestServer, type TestServer } from "../helpers/server.js";
-import { Api } from "../helpers/client.js";
+import { Api, basicAuth } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { makeChannel, ok, refused } from "../helpers/channels.js";
 import { backgroundSettled } from "../../src/outbound/background.js";
@@ -12,6 +12,16 @@ import { setUserProp } from "../../src/store/users.js";
 import { main as manage } from "../../src/cli/manage.js";
 
 const NOW = 1_700_000_000;
+const PNG = Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"), Buffer.alloc(32, 7)]);
+
+async function postFile(u: TestUser, route: string, name: string, type: string, data: string | Buffer) {
+  const form = new FormData();
+  form.append("file", new Blob([data], { type }), name);
+  const res = await fetch(`${srv.url}/api/v1${route}`, { method: "POST", body: form, headers: { authorization: basicAuth(u) } });
+  const body = await res.json();
+  assert.equal(body.result, "success", JSON.stringify(body));
+  return body;
+}
 let srv: TestServer;
 let clock: ManualClock;
 let t: TestRealm;
@@ -181,6 +191,9 @@ describe("import-realm", () => {
     await ok(api(t.member).post("/messages", { type: "stream", to: priv.id, topic: "secret", content: "private words" }));
     await ok(api(t.owner).post("/messages", { type: "private", to: [t.member.id], content: "a direct word" }));
     await ok(api(t.member).post("/drafts", { drafts: [{ type: "stream", to: [pub.id], topic: "t", content: "draft" }] }));
+    const fileUrl = (await postFile(t.member, "/user_uploads", "notes.txt", "text/plain", "exported words")).url as string;
+    await ok(api(t.member).post("/messages", { type: "stream", to: pub.id, topic: "export", content: `[notes](${fileUrl})` }));
+    await postFile(t.admin, "/realm/emoji/exported", "e.png", "image/png", PNG);
     await setUserProp(srv.app.db, t.owner.id, "allow_private_data_export", true);
     await setUserProp(srv.app.db, t.member.id, "allow_private_data_export", true);
     const file = await exportArchive(2);
@@ -203,7 +216,15 @@ describe("import-realm", () => {
         await same(u, "/users/me/subscriptions");
         await same(u, "/messages", { anchor: "newest", num_before: 50, num_after: 0 });
         await same(u, "/drafts");
+        await same(u, "/realm/emoji");
+        await same(u, "/attachments");
       }
+      const download = async (s: TestServer, route: string) =>
+        Buffer.from(await (await fetch(`${s.url}${route}`, { headers: { authorization: basicAuth(t.member) } })).arrayBuffer());
+      assert.equal((await download(target, fileUrl)).toString(), "exported words");
+      const { emoji } = await ok(api(t.member).get("/realm/emoji"));
+      const image = (Object.values(emoji) as { name: string; source_url: string }[]).find((e) => e.name === "exported")!;
+      assert.deepEqual(await download(target, image.source_url), PNG);
       const sent = await ok(new Api(target.url, t.member).post("/messages", { type: "stream", to: pub.id, topic: "after", content: "hi" }));
       assert.ok(sent.id > 0);
       const again = await importInto(target, file);
