@@ -33,6 +33,8 @@ export interface Config {
   emailFrom: string;
   /** Most invitation emails one organization may send in 24 hours (Zulip's max_invites). */
   invitesDailyLimit: number;
+  /** Zulip's EMAIL_GATEWAY_PATTERN (`%s@host`) for channel email addresses; unset = no gateway. */
+  emailGatewayPattern?: string;
 }
 
 /** Event queue timings; Zulip's values by default, shorter ones for tests. */
@@ -121,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: env.CONFAB_SMTP_URL || undefined,
     emailFrom: env.CONFAB_EMAIL_FROM || `noreply@${emailDomain(env.CONFAB_EXTERNAL_URL ?? "http://localhost")}`,
     invitesDailyLimit: nonNegativeInt(env.CONFAB_INVITES_DAILY_LIMIT, INVITES_DEFAULT_DAILY_LIMIT),
+    emailGatewayPattern: env.CONFAB_EMAIL_GATEWAY_PATTERN?.includes("%s") ? env.CONFAB_EMAIL_GATEWAY_PATTERN : undefined,
     ...overrides,
   };
 }

@@ -20,6 +20,8 @@ import { messageEditRoutes } from "./message_edit.js";
 import { channelFolderRoutes } from "./channel_folders.js";
 import { realmRoutes } from "./realm.js";
 import { scheduledMessageRoutes } from "./scheduled_messages.js";
+import { subscriptionSettingRoutes } from "./subscription_settings.js";
+import { mutedUserRoutes } from "./muted_users.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -44,4 +46,6 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...channelFolderRoutes,
   ...realmRoutes,
   ...scheduledMessageRoutes,
+  ...subscriptionSettingRoutes,
+  ...mutedUserRoutes,
 ];

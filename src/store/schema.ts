@@ -354,6 +354,24 @@ export interface RealmEmojiTable {
   deactivated: Flag;
 }
 
+/** One user muting another (Zulip's MutedUser). */
+export interface MutedUserTable {
+  user_id: number;
+  muted_user_id: number;
+  date_muted: number;
+}
+
+/** A channel's email-gateway address for one sender (Zulip's ChannelEmailAddress). */
+export interface ChannelEmailAddressTable {
+  id: Generated<number>;
+  realm_id: number;
+  stream_id: number;
+  creator_id: number | null;
+  sender_id: number;
+  email_token: string;
+  date_created: number;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -385,6 +403,8 @@ export interface DB {
   multiuse_invites: MultiuseInviteTable;
   invite_emails_sent: InviteEmailSentTable;
   realm_emoji: RealmEmojiTable;
+  muted_users: MutedUserTable;
+  channel_email_addresses: ChannelEmailAddressTable;
 }
 
 export type Db = Kysely<DB>;
