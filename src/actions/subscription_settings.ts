@@ -11,6 +11,7 @@ import { accessUserById } from "./users.js";
 import { canAdminUser } from "./user_admin.js";
 import { getRealmUser, getSystemBot, type UserRow } from "../store/users.js";
 import { getSubscription } from "../store/streams.js";
+import type { Executor } from "../store/schema.js";
 import { channelEmailToken, setSubscriptionProperty } from "../store/subscriptions.js";
 import { checkSubscriptionChange, subscriptionUpdateEvents, type SubscriptionChange } from "../domain/subscription_properties.js";
 import { channelEmailAddress, newEmailToken } from "../domain/email_gateway.js";
@@ -54,11 +55,11 @@ export async function subscriptionStatus(app: AppContext, caller: Caller, userId
 }
 
 /** Who messages sent to a channel address appear to come from: Email Gateway, the caller, or a bot they administer. */
-async function emailSender(app: AppContext, caller: Caller, senderId: number | undefined): Promise<UserRow> {
-  const gatewayBot = await getSystemBot(app.db, caller.realm.id, "emailgateway@zulip.com");
+async function emailSender(db: Executor, caller: Caller, senderId: number | undefined): Promise<UserRow> {
+  const gatewayBot = await getSystemBot(db, caller.realm.id, "emailgateway@zulip.com");
   if (senderId === undefined || senderId === gatewayBot.id) return gatewayBot;
   if (senderId === caller.user.id) return caller.user;
-  const bot = await getRealmUser(app.db, caller.realm.id, senderId);
+  const bot = await getRealmUser(db, caller.realm.id, senderId);
   if (!bot || bot.is_bot !== 1) throw badRequest("No such bot");
   if (!canAdminUser(caller.user, bot)) throw badRequest("Insufficient permission");
   return bot;
@@ -68,7 +69,7 @@ async function emailSender(app: AppContext, caller: Caller, senderId: number | u
 export async function streamEmailAddress(app: AppContext, caller: Caller, streamId: number, senderId: number | undefined) {
   return runAction(app, async (tx) => {
     const { stream } = await accessStreamById(tx, caller.user, streamId);
-    const sender = await emailSender(app, caller, senderId);
+    const sender = await emailSender(tx, caller, senderId);
     const token = await channelEmailToken(tx, {
       realmId: caller.realm.id,
       streamId: stream.id,

@@ -81,6 +81,7 @@ before(async () => {
     return [a.id, b.id, c.id];
   });
   otherRealmChannel = await streamIdOf(srv.app, o.realm.id, "general");
+  await addSubscriptions(srv.app.db, otherRealmChannel, [o.member.id]);
 });
 after(() => srv.close());
 
