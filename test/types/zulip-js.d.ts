@@ -15,11 +15,15 @@ declare module "zulip-js" {
     };
     streams: {
       deleteById(params: Params): Response;
+      subscriptions: { retrieve(params?: Params): Response };
     };
     users: {
       retrieve(params?: Params): Response;
       create(params: Params): Response;
-      me: { getProfile(): Response };
+      me: {
+        getProfile(): Response;
+        subscriptions: { add(params: Params): Response; remove(params: Params): Response };
+      };
     };
     messages: {
       send(params: Params): Response;
