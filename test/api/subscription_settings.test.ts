@@ -189,6 +189,24 @@ describe("POST /users/me/subscriptions/properties", () => {
     expectError(await setProps(t.guest, [{ stream_id: quiet, property: "pin_to_top", value: true }]), "Invalid channel ID");
   });
 
+  test("the older one-setting form POST /users/me/subscriptions/{stream_id} does the same", async () => {
+    const q = await register(t.admin, ["subscription"]);
+    await ok(api(t.admin).post(`/users/me/subscriptions/${lounge}`, { property: "color", value: "#0a0b0c" }));
+    await ok(api(t.admin).post(`/users/me/subscriptions/${lounge}`, { property: "pin_to_top", value: "false" }));
+    const sub = await mySub(t.admin, lounge);
+    assert.deepEqual([sub.color, sub.pin_to_top], ["#0a0b0c", false]);
+    assert.deepEqual(
+      (await drain(t.admin, q.queue_id)).map((e) => [e.property, e.value]),
+      [
+        ["color", "#0a0b0c"],
+        ["pin_to_top", false],
+      ],
+    );
+    expectError(await api(t.admin).post(`/users/me/subscriptions/${lounge}`, { property: "pin_to_top", value: "yes" }), "pin_to_top is not a boolean");
+    expectError(await api(t.admin).post(`/users/me/subscriptions/${quiet}`, { property: "pin_to_top", value: "true" }), `Not subscribed to channel ID ${quiet}`);
+    expectError(await api(t.admin).post(`/users/me/subscriptions/${lounge}`, { property: "pin_to_top" }), "Missing 'value' argument", "REQUEST_VARIABLE_MISSING");
+  });
+
   test("unknown parameters are reported as ignored", async () => {
     const r = await api(t.member).post("/users/me/subscriptions/properties", {
       subscription_data: [{ stream_id: lounge, property: "pin_to_top", value: false }],
