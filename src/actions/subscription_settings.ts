@@ -23,17 +23,18 @@ export interface SubscriptionPropertyRequest {
 }
 
 /**
- * POST /users/me/subscriptions/properties: every change is checked, in order, before any is
- * stored; each sends its `subscription` update events to the user alone, even when unchanged.
+ * POST /users/me/subscriptions/properties: every property and value is checked, then every
+ * channel, before anything is stored (Zulip's order of errors); each change sends its
+ * `subscription` update events to the user alone, even when the value is unchanged.
  */
 export async function updateSubscriptionProperties(app: AppContext, caller: Caller, requests: SubscriptionPropertyRequest[]) {
+  const checked = requests.map((r, i) => checkSubscriptionChange(i, r.property, r.value));
   return runAction(app, async (tx, events) => {
     const changes: { streamId: number; change: SubscriptionChange }[] = [];
     for (const [i, r] of requests.entries()) {
-      const change = checkSubscriptionChange(i, r.property, r.value);
       const { stream, subscribed } = await accessStreamById(tx, caller.user, r.stream_id);
       if (!subscribed) throw badRequest(`Not subscribed to channel ID ${r.stream_id}`);
-      changes.push({ streamId: stream.id, change });
+      changes.push({ streamId: stream.id, change: checked[i] });
     }
     for (const { streamId, change } of changes) {
       await setSubscriptionProperty(tx, caller.user.id, streamId, change.property, change.value);

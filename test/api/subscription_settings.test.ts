@@ -172,6 +172,7 @@ describe("POST /users/me/subscriptions/properties", () => {
       [[{ stream_id: lounge, property: "in_home_view", value: "bad" }], "in_home_view is not a boolean"],
       [[{ stream_id: lounge, property: "wildcard_mentions_notify", value: "true" }], "wildcard_mentions_notify is not a boolean"],
       [[good, { stream_id: quiet, property: "pin_to_top", value: true }], `Not subscribed to channel ID ${quiet}`],
+      [[{ stream_id: quiet, property: "pin_to_top", value: true }, { stream_id: lounge, property: "bad", value: true }], "Unknown subscription property: bad"],
       [[good, { stream_id: secret, property: "pin_to_top", value: true }], "Invalid channel ID"],
       [[{ stream_id: 987654, property: "pin_to_top", value: true }], "Invalid channel ID"],
       [[{ stream_id: 2 ** 40, property: "pin_to_top", value: true }], "Invalid channel ID"],
