@@ -44,6 +44,8 @@ export interface Config {
   maxFileUploadSizeMib: number;
   /** Zulip's MAX_EMOJI_FILE_SIZE_MIB. */
   maxEmojiFileSizeMib: number;
+  /** Zulip's EMAIL_GATEWAY_PATTERN (`%s@host`) for channel email addresses; unset = no gateway. */
+  emailGatewayPattern?: string;
 }
 
 /** Zulip's RETENTION_STREAM_MESSAGE_BATCH_SIZE and delete_in_topic's time budget. */
@@ -141,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     deleteTopic: ZULIP_DELETE_TOPIC,
     maxFileUploadSizeMib: positiveNumber(env.CONFAB_MAX_FILE_UPLOAD_SIZE_MIB, 100),
     maxEmojiFileSizeMib: positiveNumber(env.CONFAB_MAX_EMOJI_FILE_SIZE_MIB, 5),
+    emailGatewayPattern: env.CONFAB_EMAIL_GATEWAY_PATTERN?.includes("%s") ? env.CONFAB_EMAIL_GATEWAY_PATTERN : undefined,
     ...overrides,
   };
 }

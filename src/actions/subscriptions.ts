@@ -16,7 +16,7 @@ import {
   subscribersByStream,
   type StreamRow,
 } from "../store/streams.js";
-import { badRequest, channelAlreadyExists, ownerRequired } from "../http/errors.js";
+import { badRequest, channelAlreadyExists, guestNotAllowed, ownerRequired } from "../http/errors.js";
 import { isAdmin, isGuest } from "../domain/roles.js";
 import { LIMITS } from "../domain/limits.js";
 import { checkChannelName, historyPublicToSubscribersFor, permissionPolicyName } from "../domain/channels.js";
@@ -215,59 +215,73 @@ async function createMissingChannels(
 
 /** POST /users/me/subscriptions (guests are refused by the route, before parameters are read). */
 export async function subscribe(app: AppContext, actor: UserRow, realmRow: Realm, req: SubscribeRequest) {
-  return runAction(app, async (tx, events) => {
-    const realm = (await getRealm(tx, realmRow.id))!;
-    const facts = await userFacts(tx, actor);
-    const principals = req.principals ?? [];
-    const retentionDays = await checkNewChannelOptions(tx, realm, facts, req);
-
-    const specs = req.subscriptions.map((s) => ({
-      name: s.name.trim(),
-      description: s.description?.replace(/\n/g, " "),
-    }));
-    for (const s of specs) checkChannelName(s.name);
-    const existingByName = await getStreamsByNames(tx, realm.id, specs.map((s) => s.name));
-    const existing: StreamRow[] = [];
-    const missing: typeof specs = [];
-    for (const s of specs) {
-      const found = existingByName.get(s.name.toLowerCase());
-      if (found) {
-        if (!existing.includes(found)) existing.push(found);
-      } else if (!missing.some((m) => m.name.toLowerCase() === s.name.toLowerCase())) missing.push(s);
-    }
-    const subscribingOthers = principals.length > 0 && !principals.every((p) => p === actor.id);
-    const created = await createMissingChannels(tx, app, events, realm, actor, facts, req, missing, retentionDays);
-
-    const mySubs = await subscribedStreamIds(tx, actor.id);
-    const readable = existing.filter((s) => hasContentAccess(facts, channelFacts(s), mySubs.has(s.id)));
-    const unauthorized = existing.filter((s) => !readable.includes(s));
-    if (unauthorized.length && req.authorizationErrorsFatal) {
-      throw badRequest(`Unable to access channel (${unauthorized[0].name}).`);
-    }
-    if (subscribingOthers) {
-      const refused = cannotAddSubscribers(facts, readable.map(channelFacts), realm.groupSettings.can_add_subscribers_group);
-      if (refused.length) throw badRequest("Insufficient permission");
-    }
-    const streams = [...readable, ...created];
-    const subscribers = subscribingOthers ? await resolvePrincipals(tx, realm.id, principals) : [actor];
-
-    const { subscribed, alreadySubscribed } = await subscribeUsersInTx(tx, app, events, realm, subscribers, streams);
-
-    const result: Record<string, unknown> = { subscribed, already_subscribed: alreadySubscribed };
-    if (!req.authorizationErrorsFatal) result.unauthorized = unauthorized.map((s) => s.name);
-    const sent = await sendNewSubscriptionNotices(tx, app, events, realm, actor, req, subscribers, subscribed, created);
-    if (req.sendNewSubscriptionMessages) result.new_subscription_messages_sent = sent;
-    return result;
-  });
+  return runAction(app, (tx, events) => subscribeInTx(tx, app, events, actor, realmRow, req));
 }
 
-/** Subscribes the users to the channels, with the events; reports by user id what was new and what was not. */
-export async function subscribeUsersInTx(tx: Tx, app: AppContext, events: PendingEvents, realm: Realm, subscribers: UserRow[], streams: StreamRow[]) {
+export async function subscribeInTx(tx: Tx, app: AppContext, events: PendingEvents, actor: UserRow, realmRow: Realm, req: SubscribeRequest) {
+  const realm = (await getRealm(tx, realmRow.id))!;
+  const facts = await userFacts(tx, actor);
+  const principals = req.principals ?? [];
+  const retentionDays = await checkNewChannelOptions(tx, realm, facts, req);
+
+  const specs = req.subscriptions.map((s) => ({
+    name: s.name.trim(),
+    description: s.description?.replace(/\n/g, " "),
+  }));
+  for (const s of specs) checkChannelName(s.name);
+  const existingByName = await getStreamsByNames(tx, realm.id, specs.map((s) => s.name));
+  const existing: StreamRow[] = [];
+  const missing: typeof specs = [];
+  for (const s of specs) {
+    const found = existingByName.get(s.name.toLowerCase());
+    if (found) {
+      if (!existing.includes(found)) existing.push(found);
+    } else if (!missing.some((m) => m.name.toLowerCase() === s.name.toLowerCase())) missing.push(s);
+  }
+  const subscribingOthers = principals.length > 0 && !principals.every((p) => p === actor.id);
+  const created = await createMissingChannels(tx, app, events, realm, actor, facts, req, missing, retentionDays);
+
+  const mySubs = await subscribedStreamIds(tx, actor.id);
+  const readable = existing.filter((s) => hasContentAccess(facts, channelFacts(s), mySubs.has(s.id)));
+  const unauthorized = existing.filter((s) => !readable.includes(s));
+  if (unauthorized.length && req.authorizationErrorsFatal) {
+    throw badRequest(`Unable to access channel (${unauthorized[0].name}).`);
+  }
+  if (subscribingOthers) {
+    const refused = cannotAddSubscribers(facts, readable.map(channelFacts), realm.groupSettings.can_add_subscribers_group);
+    if (refused.length) throw badRequest("Insufficient permission");
+  }
+  const streams = [...readable, ...created];
+  const subscribers = subscribingOthers ? await resolvePrincipals(tx, realm.id, principals) : [actor];
+
+  const colors = new Map(req.subscriptions.filter((s) => s.color !== undefined).map((s) => [s.name, s.color!]));
+  const { subscribed, alreadySubscribed } = await subscribeUsersInTx(tx, app, events, realm, subscribers, streams, colors);
+
+  const result: Record<string, unknown> = { subscribed, already_subscribed: alreadySubscribed };
+  if (!req.authorizationErrorsFatal) result.unauthorized = unauthorized.map((s) => s.name);
+  const sent = await sendNewSubscriptionNotices(tx, app, events, realm, actor, req, subscribers, subscribed, created);
+  if (req.sendNewSubscriptionMessages) result.new_subscription_messages_sent = sent;
+  return result;
+}
+
+/**
+ * Subscribes the users to the channels, with the events; reports by user id what was new and what
+ * was not. `colors` (by channel name, as requested) colors new subscriptions.
+ */
+export async function subscribeUsersInTx(
+  tx: Tx,
+  app: AppContext,
+  events: PendingEvents,
+  realm: Realm,
+  subscribers: UserRow[],
+  streams: StreamRow[],
+  colors: ReadonlyMap<string, string> = new Map(),
+) {
   const subscribed: Record<string, string[]> = {};
   const alreadySubscribed: Record<string, string[]> = {};
   const altered = new Map<number, Set<number>>();
   for (const stream of streams) {
-    const added = new Set(await addSubscriptions(tx, stream.id, subscribers.map((u) => u.id)));
+    const added = new Set(await addSubscriptions(tx, stream.id, subscribers.map((u) => u.id), colors.get(stream.name)));
     for (const u of subscribers) {
       const bucket = added.has(u.id) ? subscribed : alreadySubscribed;
       (bucket[String(u.id)] ??= []).push(stream.name);
@@ -402,59 +416,86 @@ async function sendNewSubscriptionNotices(
 
 /** DELETE /users/me/subscriptions. */
 export async function unsubscribe(app: AppContext, actor: UserRow, realm: Realm, names: string[], principals: Principals | undefined) {
-  return runAction(app, async (tx, events) => {
-    const targets = principals && principals.length ? await resolvePrincipals(tx, realm.id, principals) : [actor];
-    const unsubscribingOthers = targets.some((t) => !directlyControls(actor, t));
-    const stripped = names.map((n) => n.trim());
-    for (const n of stripped) checkChannelName(n);
-    const found = await getStreamsByNames(tx, realm.id, stripped);
-    const facts = await userFacts(tx, actor);
-    if (unsubscribingOthers) {
-      const mine = await subscribedStreamIds(tx, actor.id);
-      const checks = [...found.values()].map((s) => ({ channel: channelFacts(s), subscribed: mine.has(s.id) }));
-      if (!canRemoveSubscribers(facts, checks)) throw badRequest("Insufficient permission");
-    }
-    const missing = stripped.filter((n) => !found.has(n.toLowerCase()));
-    if (missing.length) throw badRequest(`Channel(s) (${missing.join(", ")}) do not exist`);
-    const streams = [...new Map(stripped.map((n) => found.get(n.toLowerCase())!).map((s) => [s.id, s])).values()];
+  return runAction(app, (tx, events) => unsubscribeInTx(tx, events, actor, realm, names, principals));
+}
 
-    const removed: string[] = [];
-    const notRemoved: string[] = [];
-    const altered = new Map<number, Set<number>>();
-    const removedByUser = new Map<number, StreamRow[]>();
-    for (const user of targets) {
-      for (const stream of streams) {
-        const gone = await removeSubscriptions(tx, stream.id, [user.id]);
-        if (gone.length) {
-          removed.push(stream.name);
-          if (!altered.has(stream.id)) altered.set(stream.id, new Set());
-          altered.get(stream.id)!.add(user.id);
-          removedByUser.set(user.id, [...(removedByUser.get(user.id) ?? []), stream]);
-        } else notRemoved.push(stream.name);
-      }
+export async function unsubscribeInTx(
+  tx: Tx,
+  events: PendingEvents,
+  actor: UserRow,
+  realm: Realm,
+  names: string[],
+  principals: Principals | undefined,
+) {
+  const targets = principals && principals.length ? await resolvePrincipals(tx, realm.id, principals) : [actor];
+  const unsubscribingOthers = targets.some((t) => !directlyControls(actor, t));
+  const stripped = names.map((n) => n.trim());
+  for (const n of stripped) checkChannelName(n);
+  const found = await getStreamsByNames(tx, realm.id, stripped);
+  const facts = await userFacts(tx, actor);
+  if (unsubscribingOthers) {
+    const mine = await subscribedStreamIds(tx, actor.id);
+    const checks = [...found.values()].map((s) => ({ channel: channelFacts(s), subscribed: mine.has(s.id) }));
+    if (!canRemoveSubscribers(facts, checks)) throw badRequest("Insufficient permission");
+  }
+  const missing = stripped.filter((n) => !found.has(n.toLowerCase()));
+  if (missing.length) throw badRequest(`Channel(s) (${missing.join(", ")}) do not exist`);
+  const streams = [...new Map(stripped.map((n) => found.get(n.toLowerCase())!).map((s) => [s.id, s])).values()];
+
+  const removed: string[] = [];
+  const notRemoved: string[] = [];
+  const altered = new Map<number, Set<number>>();
+  const removedByUser = new Map<number, StreamRow[]>();
+  for (const user of targets) {
+    for (const stream of streams) {
+      const gone = await removeSubscriptions(tx, stream.id, [user.id]);
+      if (gone.length) {
+        removed.push(stream.name);
+        if (!altered.has(stream.id)) altered.set(stream.id, new Set());
+        altered.get(stream.id)!.add(user.id);
+        removedByUser.set(user.id, [...(removedByUser.get(user.id) ?? []), stream]);
+      } else notRemoved.push(stream.name);
     }
-    for (const user of targets) {
-      const lost = removedByUser.get(user.id);
-      if (!lost) continue;
+  }
+  for (const user of targets) {
+    const lost = removedByUser.get(user.id);
+    if (!lost) continue;
+    events.send({
+      realmId: realm.id,
+      event: { type: "subscription", op: "remove", subscriptions: lost.map((s) => ({ name: s.name, stream_id: s.id })) },
+      userIds: [user.id],
+    });
+    if (isAdmin(user.role)) continue;
+    const userFactsAfter = await userFacts(tx, user);
+    const hidden = lost.filter((s) => !hasBasicAccess(userFactsAfter, channelFacts(s), false));
+    if (hidden.length) {
       events.send({
         realmId: realm.id,
-        event: { type: "subscription", op: "remove", subscriptions: lost.map((s) => ({ name: s.name, stream_id: s.id })) },
+        event: { type: "stream", op: "delete", streams: hidden.map((s) => ({ stream_id: s.id })), stream_ids: hidden.map((s) => s.id) },
         userIds: [user.id],
       });
-      if (isAdmin(user.role)) continue;
-      const userFactsAfter = await userFacts(tx, user);
-      const hidden = lost.filter((s) => !hasBasicAccess(userFactsAfter, channelFacts(s), false));
-      if (hidden.length) {
-        events.send({
-          realmId: realm.id,
-          event: { type: "stream", op: "delete", streams: hidden.map((s) => ({ stream_id: s.id })), stream_ids: hidden.map((s) => s.id) },
-          userIds: [user.id],
-        });
-      }
     }
-    await sendPeerEvents(tx, realm, events, "peer_remove", new Map(streams.map((s) => [s.id, s])), altered);
-    return { removed, not_removed: notRemoved };
-  });
+  }
+  await sendPeerEvents(tx, realm, events, "peer_remove", new Map(streams.map((s) => [s.id, s])), altered);
+  return { removed, not_removed: notRemoved };
+}
+
+export interface UpdateSubscriptionsRequest extends Omit<SubscribeRequest, "subscriptions"> {
+  add: SubscribeRequest["subscriptions"];
+  delete: string[];
+}
+
+/**
+ * PATCH /users/me/subscriptions: subscribing, then unsubscribing, in one transaction, with both
+ * results. Zulip refuses guests here even when they only unsubscribe.
+ */
+export async function updateSubscriptions(app: AppContext, actor: UserRow, realm: Realm, req: UpdateSubscriptionsRequest) {
+  if (!req.add.length && !req.delete.length) throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
+  if (isGuest(actor.role)) throw guestNotAllowed();
+  return runAction(app, async (tx, events) => ({
+    ...(await subscribeInTx(tx, app, events, actor, realm, { ...req, subscriptions: req.add })),
+    ...(await unsubscribeInTx(tx, events, actor, realm, req.delete, req.principals)),
+  }));
 }
 
 /** GET /users/me/subscriptions: the user's active subscriptions, by name (archived channels only for clients that know them). */

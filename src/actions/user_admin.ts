@@ -39,7 +39,7 @@ const noSuchUser = () => badRequest("No such user");
 const insufficientPermission = () => badRequest("Insufficient permission");
 
 /** Zulip's can_admin_user: administrators, and a bot's owner for that bot. */
-const canAdminUser = (actor: UserRow, target: UserRow) => target.bot_owner_id === actor.id || isAdmin(actor.role);
+export const canAdminUser = (actor: UserRow, target: UserRow) => target.bot_owner_id === actor.id || isAdmin(actor.role);
 
 /** Zulip's access_user_by_id with for_admin: the target, if the caller may administer it. */
 async function accessUserForAdmin(

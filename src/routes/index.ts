@@ -29,6 +29,8 @@ import { reminderRoutes } from "./reminders.js";
 import { messageFlagRoutes } from "./message_flags.js";
 import { uploadRoutes } from "./uploads.js";
 import { realmEmojiRoutes } from "./realm_emoji.js";
+import { subscriptionSettingRoutes } from "./subscription_settings.js";
+import { mutedUserRoutes } from "./muted_users.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -62,4 +64,6 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...messageFlagRoutes,
   ...uploadRoutes,
   ...realmEmojiRoutes,
+  ...subscriptionSettingRoutes,
+  ...mutedUserRoutes,
 ];

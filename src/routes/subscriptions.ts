@@ -5,10 +5,22 @@ import { requireNonGuest } from "../http/guards.js";
 import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting } from "../store/schema.js";
 import { LIMITS } from "../domain/limits.js";
 import { TOPICS_POLICIES } from "../domain/topics.js";
-import { listSubscriptions, subscribe, unsubscribe, type NewChannelOptions } from "../actions/subscriptions.js";
+import { listSubscriptions, subscribe, unsubscribe, updateSubscriptions, type NewChannelOptions } from "../actions/subscriptions.js";
 import { groupSettingValueSchema, type GroupSettingValue } from "../domain/group_setting_value.js";
+import { isHexColor } from "../domain/subscription_properties.js";
 
 const principals = P.json(z.union([z.array(z.string()), z.array(z.int())])).optional();
+
+/** A channel to subscribe to (created if missing), as POST and PATCH /users/me/subscriptions take it. */
+const addSubscriptionSchema = z
+  .object({
+    name: z.string(),
+    color: z.string().optional(),
+    description: z.string().max(LIMITS.maxStreamDescriptionLength).optional(),
+  })
+  .strict()
+  // Zulip names the field this way in both endpoints.
+  .refine((s) => s.color === undefined || isHexColor(s.color), { message: "Value error, add.color is not a valid hex color code" });
 
 /** What POST /users/me/subscriptions and POST /channels/create accept for setting up new channels. */
 export const newChannelParams = {
@@ -56,17 +68,7 @@ export const subscriptionRoutes = [
     path: "/users/me/subscriptions",
     guard: requireNonGuest,
     params: {
-      subscriptions: P.json(
-        z.array(
-          z
-            .object({
-              name: z.string(),
-              color: z.string().optional(),
-              description: z.string().max(LIMITS.maxStreamDescriptionLength).optional(),
-            })
-            .strict(),
-        ),
-      ),
+      subscriptions: P.json(z.array(addSubscriptionSchema)),
       principals,
       authorization_errors_fatal: P.bool().default(true),
       ...newChannelParams,
@@ -74,6 +76,26 @@ export const subscriptionRoutes = [
     handler: async ({ app, caller }, p) =>
       subscribe(app, caller.user, caller.realm, {
         subscriptions: p.subscriptions,
+        principals: p.principals,
+        authorizationErrorsFatal: p.authorization_errors_fatal,
+        ...newChannelOptions(p),
+      }),
+  }),
+  endpoint({
+    method: "PATCH",
+    path: "/users/me/subscriptions",
+    // Zulip runs its POST and DELETE views in turn, so their other parameters apply too.
+    params: {
+      add: P.json(z.array(addSubscriptionSchema)).optional(),
+      delete: P.json(z.array(z.string())).optional(),
+      principals,
+      authorization_errors_fatal: P.bool().default(true),
+      ...newChannelParams,
+    },
+    handler: async ({ app, caller }, p) =>
+      updateSubscriptions(app, caller.user, caller.realm, {
+        add: p.add ?? [],
+        delete: p.delete ?? [],
         principals: p.principals,
         authorizationErrorsFatal: p.authorization_errors_fatal,
         ...newChannelOptions(p),

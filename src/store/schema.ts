@@ -413,6 +413,24 @@ export interface AttachmentMessageTable {
   message_id: number;
 }
 
+/** One user muting another (Zulip's MutedUser). */
+export interface MutedUserTable {
+  user_id: number;
+  muted_user_id: number;
+  date_muted: number;
+}
+
+/** A channel's email-gateway address for one sender (Zulip's ChannelEmailAddress). */
+export interface ChannelEmailAddressTable {
+  id: Generated<number>;
+  realm_id: number;
+  stream_id: number;
+  creator_id: number | null;
+  sender_id: number;
+  email_token: string;
+  date_created: number;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -449,6 +467,8 @@ export interface DB {
   navigation_views: NavigationViewTable;
   attachments: AttachmentTable;
   attachment_messages: AttachmentMessageTable;
+  muted_users: MutedUserTable;
+  channel_email_addresses: ChannelEmailAddressTable;
 }
 
 export type Db = Kysely<DB>;

@@ -2,10 +2,10 @@ import type { Executor } from "./schema.js";
 import { pickStreamColor } from "../domain/colors.js";
 
 /**
- * Subscribes users to a channel (reactivating old subscriptions), giving each new
- * subscription a color that user does not use yet. Returns the users newly subscribed.
+ * Subscribes users to a channel (reactivating old subscriptions), giving each new subscription
+ * `color`, or else a color that user does not use yet. Returns the users newly subscribed.
  */
-export async function addSubscriptions(db: Executor, streamId: number, userIds: number[]): Promise<number[]> {
+export async function addSubscriptions(db: Executor, streamId: number, userIds: number[], color?: string): Promise<number[]> {
   if (!userIds.length) return [];
   const existing = await db
     .selectFrom("subscriptions")
@@ -29,7 +29,7 @@ export async function addSubscriptions(db: Executor, streamId: number, userIds: 
       const used = await db.selectFrom("subscriptions").select("color").where("user_id", "=", userId).execute();
       await db
         .insertInto("subscriptions")
-        .values({ user_id: userId, stream_id: streamId, active: 1, color: pickStreamColor(used.map((u) => u.color)), props: "{}" })
+        .values({ user_id: userId, stream_id: streamId, active: 1, color: color ?? pickStreamColor(used.map((u) => u.color)), props: "{}" })
         .execute();
     }
     added.push(userId);
@@ -62,4 +62,54 @@ export async function subscriberIds(db: Executor, streamId: number): Promise<num
     .orderBy("subscriptions.user_id")
     .execute();
   return rows.map((r) => r.user_id);
+}
+
+/** Stores one of the user's settings for a channel: the color, or a key of the settings object. */
+export async function setSubscriptionProperty(db: Executor, userId: number, streamId: number, property: string, value: unknown): Promise<void> {
+  const where = db.updateTable("subscriptions").where("user_id", "=", userId).where("stream_id", "=", streamId);
+  if (property === "color") {
+    await where.set({ color: String(value) }).execute();
+    return;
+  }
+  const row = await db
+    .selectFrom("subscriptions")
+    .select("props")
+    .where("user_id", "=", userId)
+    .where("stream_id", "=", streamId)
+    .executeTakeFirstOrThrow();
+  await where.set({ props: JSON.stringify({ ...JSON.parse(row.props), [property]: value }) }).execute();
+}
+
+export interface ChannelEmailTokenKey {
+  realmId: number;
+  streamId: number;
+  creatorId: number;
+  senderId: number;
+  /** Stored if this channel, sender and creator have no token yet. */
+  newToken: string;
+  now: number;
+}
+
+/** The email token for a channel, sender and creator, created the first time it is asked for. */
+export async function channelEmailToken(db: Executor, key: ChannelEmailTokenKey): Promise<string> {
+  const existing = await db
+    .selectFrom("channel_email_addresses")
+    .select("email_token")
+    .where("stream_id", "=", key.streamId)
+    .where("sender_id", "=", key.senderId)
+    .where("creator_id", "=", key.creatorId)
+    .executeTakeFirst();
+  if (existing) return existing.email_token;
+  await db
+    .insertInto("channel_email_addresses")
+    .values({
+      realm_id: key.realmId,
+      stream_id: key.streamId,
+      creator_id: key.creatorId,
+      sender_id: key.senderId,
+      email_token: key.newToken,
+      date_created: key.now,
+    })
+    .execute();
+  return key.newToken;
 }

@@ -16,7 +16,7 @@ const PNG = Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"
 
 async function postFile(u: TestUser, route: string, name: string, type: string, data: string | Buffer) {
   const form = new FormData();
-  form.append("file", new Blob([data], { type }), name);
+  form.append("file", new Blob([typeof data === "string" ? data : new Uint8Array(data)], { type }), name);
   const res = await fetch(`${srv.url}/api/v1${route}`, { method: "POST", body: form, headers: { authorization: basicAuth(u) } });
   const body = await res.json();
   assert.equal(body.result, "success", JSON.stringify(body));

@@ -19,6 +19,7 @@ declare module "zulip-js" {
     streams: {
       deleteById(params: Params): Response;
       topics: { retrieve(params: Params): Response };
+      subscriptions: { retrieve(params?: Params): Response };
     };
     emojis: {
       retrieve(params?: Params): Response;
@@ -26,7 +27,10 @@ declare module "zulip-js" {
     users: {
       retrieve(params?: Params): Response;
       create(params: Params): Response;
-      me: { getProfile(): Response };
+      me: {
+        getProfile(): Response;
+        subscriptions: { add(params: Params): Response; remove(params: Params): Response };
+      };
     };
     messages: {
       send(params: Params): Response;

@@ -17,3 +17,4 @@ import "./navigation_views.js";
 import "./reminders.js";
 import "./starred_messages.js";
 import "./realm_emoji.js";
+import "./muted_users.js";

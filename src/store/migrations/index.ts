@@ -12,6 +12,7 @@ import * as m009 from "./009_push_devices.js";
 import * as m010 from "./010_realm_emoji.js";
 import * as m013 from "./013_attachments.js";
 import * as m015 from "./015_user_topics.js";
+import * as m016 from "./016_muted_users_channel_emails.js";
 import * as m018 from "./018_misc.js";
 import * as m019 from "./019_realm_exports.js";
 
@@ -31,6 +32,7 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["010_realm_emoji", m010.up],
   ["013_attachments", m013.up],
   ["015_user_topics", m015.up],
+  ["016_muted_users_channel_emails", m016.up],
   ["018_misc", m018.up],
   ["019_realm_exports", m019.up],
 ];
