@@ -63,6 +63,25 @@ describe("GET /messages/{id}/read_receipts", () => {
     }
   });
 
+  test("hides whom the requester muted and who muted the requester", async () => {
+    const id = await send(t.owner, pub);
+    for (const u of [t.admin, t.member, t.member2]) await markRead(u, id);
+    // admin mutes member; member mutes member2.
+    await ok(api(t.admin).post(`/users/me/muted_users/${t.member.id}`));
+    await ok(api(t.member).post(`/users/me/muted_users/${t.member2.id}`));
+    try {
+      const seen = async (u: TestUser) => (await ok(receipts(u, id))).user_ids as number[];
+      const sorted = (...us: TestUser[]) => us.map((u) => u.id).sort((a, b) => a - b);
+      assert.deepEqual(await seen(t.owner), sorted(t.admin, t.member, t.member2));
+      assert.deepEqual(await seen(t.admin), sorted(t.admin, t.member2));
+      assert.deepEqual(await seen(t.member2), sorted(t.admin, t.member2));
+      assert.deepEqual(await seen(t.member), sorted(t.member));
+    } finally {
+      await ok(api(t.admin).delete(`/users/me/muted_users/${t.member.id}`));
+      await ok(api(t.member).delete(`/users/me/muted_users/${t.member2.id}`));
+    }
+  });
+
   test("needs access to the message, then the organization setting", async () => {
     const dm = await send(t.member, [t.member2]);
     const secret = await makeChannel(srv, t, { private: true });
