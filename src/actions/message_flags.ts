@@ -14,7 +14,7 @@ import {
   unreadIdsInChannel,
   unreadRowsFor,
 } from "../store/message_flags.js";
-import { mutedStreamIds } from "../store/unreads.js";
+import { topicPolicies, mutedStreamIds } from "../store/unreads.js";
 import { badRequest } from "../http/errors.js";
 import { FLAG_BITS, HISTORICAL_FLAGS, clampFlagRange, flagChangeRefusal, messagesToChange, type FlagName } from "../domain/message_flags.js";
 import { buildUnreads, unreadMessageDetails } from "../domain/unreads.js";
@@ -102,7 +102,7 @@ export async function updateMessageFlagsInTx(
 
   const event: Record<string, unknown> = { type: "update_message_flags", op: adding ? "add" : "remove", operation: adding ? "add" : "remove", flag, messages: changed, all: false };
   if (markingUnread) {
-    const raw = buildUnreads(user.id, await unreadRowsFor(tx, user.id, changed), await mutedStreamIds(tx, user.id));
+    const raw = buildUnreads(user.id, await unreadRowsFor(tx, user.id, changed), await mutedStreamIds(tx, user.id), await topicPolicies(tx, user.id));
     event.message_details = unreadMessageDetails(raw, user.id);
   }
   events.send({ realmId: realm.id, userIds: [user.id], event });

@@ -4,6 +4,7 @@
  * events, then aggregated.
  */
 import { FLAG_BITS } from "./message_flags.js";
+import { topicKey, VisibilityPolicy } from "./topics.js";
 
 
 /** At most this many unread messages are reported; `old_unreads_missing` says when there were more. */
@@ -19,7 +20,22 @@ export interface RawUnreads {
   unmutedStreamMessages: Set<number>;
   mentions: Set<number>;
   mutedStreamIds: Set<number>;
+  /** The user's topic visibility policies, by `topicPolicyKey`. */
+  topicPolicies: Map<string, number>;
   oldUnreadsMissing: boolean;
+}
+
+export const topicPolicyKey = (streamId: number, topic: string) => `${streamId}\0${topicKey(topic)}`;
+
+/**
+ * Whether a channel conversation is muted for the user: a topic's own policy overrides its
+ * channel's muting either way (unmuted or followed topics of a muted channel are not muted).
+ */
+export function isTopicMuted(mutedStreamIds: ReadonlySet<number>, topicPolicies: ReadonlyMap<string, number>, streamId: number, topic: string): boolean {
+  const policy = topicPolicies.get(topicPolicyKey(streamId, topic)) ?? VisibilityPolicy.INHERIT;
+  if (policy === VisibilityPolicy.MUTED) return true;
+  if (policy === VisibilityPolicy.UNMUTED || policy === VisibilityPolicy.FOLLOWED) return false;
+  return mutedStreamIds.has(streamId);
 }
 
 export interface UnreadRow {
@@ -40,19 +56,26 @@ function conversationOf(me: number, streamId: number | null, topic: string, part
 
 function add(raw: RawUnreads, messageId: number, conversation: Conversation, mentioned: boolean, wildcardMentioned: boolean): void {
   raw.byMessage.set(messageId, conversation);
-  const unmuted = conversation.kind === "stream" && !raw.mutedStreamIds.has(conversation.streamId);
+  const unmuted =
+    conversation.kind === "stream" && !isTopicMuted(raw.mutedStreamIds, raw.topicPolicies, conversation.streamId, conversation.topic);
   if (unmuted) raw.unmutedStreamMessages.add(messageId);
   // Wildcard mentions in muted channels do not count as mentions.
   if (mentioned || (wildcardMentioned && (conversation.kind !== "stream" || unmuted))) raw.mentions.add(messageId);
 }
 
 /** `rows`: the user's unread messages, newest first, at most MAX_UNREAD_MESSAGES of them. */
-export function buildUnreads(me: number, rows: readonly UnreadRow[], mutedStreamIds: Iterable<number>): RawUnreads {
+export function buildUnreads(
+  me: number,
+  rows: readonly UnreadRow[],
+  mutedStreamIds: Iterable<number>,
+  topicPolicies: ReadonlyMap<string, number> = new Map(),
+): RawUnreads {
   const raw: RawUnreads = {
     byMessage: new Map(),
     unmutedStreamMessages: new Set(),
     mentions: new Set(),
     mutedStreamIds: new Set(mutedStreamIds),
+    topicPolicies: new Map(topicPolicies),
     oldUnreadsMissing: rows.length >= MAX_UNREAD_MESSAGES,
   };
   for (const row of [...rows].reverse()) {

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Executor } from "./schema.js";
-import { MAX_UNREAD_MESSAGES, type UnreadRow } from "../domain/unreads.js";
+import { MAX_UNREAD_MESSAGES, topicPolicyKey, type UnreadRow } from "../domain/unreads.js";
 import { FLAG_BITS } from "../domain/message_flags.js";
 
 /** The user's unread messages, newest first, leaving out channels they have unsubscribed from. */
@@ -21,6 +21,12 @@ export async function unreadRows(db: Executor, userId: number): Promise<UnreadRo
     .limit(MAX_UNREAD_MESSAGES)
     .execute();
   return rows.map((r) => ({ messageId: r.id, streamId: r.stream_id, topic: r.topic, dmKey: r.dm_key, flags: r.flags }));
+}
+
+/** The user's topic visibility policies, keyed as the unread summary looks them up. */
+export async function topicPolicies(db: Executor, userId: number): Promise<Map<string, number>> {
+  const rows = await db.selectFrom("user_topics").select(["stream_id", "topic_name", "visibility_policy"]).where("user_id", "=", userId).execute();
+  return new Map(rows.map((r) => [topicPolicyKey(r.stream_id, r.topic_name), r.visibility_policy]));
 }
 
 /** Channels the user muted (the `is_muted` subscription setting). */

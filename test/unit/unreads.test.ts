@@ -6,7 +6,9 @@ import {
   addUnreadMessage,
   aggregateUnreads,
   buildUnreads,
+  isTopicMuted,
   removeUnreadMessages,
+  topicPolicyKey,
   type UnreadRow,
 } from "../../src/domain/unreads.js";
 
@@ -103,4 +105,29 @@ test("message events add unread messages; read ones and read-marking remove them
   u = aggregateUnreads(raw, null);
   assert.deepEqual(u.mentions, []);
   assert.equal(u.count, 1);
+});
+
+test("a topic's visibility policy overrides its channel's muting, either way", () => {
+  const muted = new Set([5]);
+  const policies = new Map([
+    [topicPolicyKey(5, "Loud"), 2],
+    [topicPolicyKey(5, "followed"), 3],
+    [topicPolicyKey(1, "Quiet"), 1],
+    [topicPolicyKey(1, "inherit"), 0],
+  ]);
+  assert.equal(isTopicMuted(muted, policies, 5, "other"), true);
+  assert.equal(isTopicMuted(muted, policies, 5, "loud"), false);
+  assert.equal(isTopicMuted(muted, policies, 5, "FOLLOWED"), false);
+  assert.equal(isTopicMuted(muted, policies, 1, "quiet"), true);
+  assert.equal(isTopicMuted(muted, policies, 1, "inherit"), false);
+  assert.equal(isTopicMuted(muted, policies, 1, "other"), false);
+
+  const raw = buildUnreads(
+    ME,
+    [row(4, { streamId: 5, topic: "loud" }), row(3, { streamId: 5, topic: "x" }), row(2, { streamId: 1, topic: "quiet" }), row(1, { streamId: 1, topic: "y" })],
+    muted,
+    policies,
+  );
+  assert.deepEqual([...raw.unmutedStreamMessages].sort(), [1, 4]);
+  assert.equal(aggregateUnreads(raw, null).count, 2);
 });

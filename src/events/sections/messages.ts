@@ -10,7 +10,7 @@ import {
   type UnreadMessage,
 } from "../../domain/unreads.js";
 import { EMPTY_TOPIC_DISPLAY_NAME } from "../../domain/limits.js";
-import { mutedStreamIds, unreadRows } from "../../store/unreads.js";
+import { topicPolicies, mutedStreamIds, unreadRows } from "../../store/unreads.js";
 import { maxMessageIdForUser } from "../../store/users.js";
 
 registerStateSection({
@@ -33,7 +33,7 @@ registerStateSection({
   requireAll: true,
   eventTypes: ["message", "update_message_flags"],
   async fetch({ app, user }) {
-    return { [RAW_UNREADS]: buildUnreads(user.id, await unreadRows(app.db, user.id), await mutedStreamIds(app.db, user.id)) };
+    return { [RAW_UNREADS]: buildUnreads(user.id, await unreadRows(app.db, user.id), await mutedStreamIds(app.db, user.id), await topicPolicies(app.db, user.id)) };
   },
   apply(state, event, { user }) {
     const raw = state[RAW_UNREADS] as RawUnreads;
