@@ -12,3 +12,6 @@ import "./push_devices.js";
 import "./linkifiers.js";
 import "./channel_folders.js";
 import "./scheduled_messages.js";
+import "./recent_private_conversations.js";
+import "./bots.js";
+import "./server_features.js";
