@@ -192,3 +192,53 @@ describe("recent_private_conversations", () => {
     assert.deepEqual(await recent(t.member2), [{ max_message_id: group, user_ids: [t.moderator.id, t.member.id].sort((x, y) => x - y) }]);
   });
 });
+
+describe("what real clients read", () => {
+  // Keys from sections other helpers are writing (see PENDING_ELSEWHERE); they join the checks
+  // below once merged.
+  const PENDING_KEYS = new Set(["muted_topics", "realm_emoji", "starred_messages", "muted_users", "user_status", "user_topics"]);
+  const present = (body: Record<string, unknown>, keys: string[]) =>
+    keys.filter((k) => !PENDING_KEYS.has(k)).filter((k) => !(k in body));
+
+  test("zulip-terminal's register (it asks for zulip_version, which is not a type) has every key it reads", async () => {
+    const body = await register(t.member, {
+      event_types: ["message", "update_message", "reaction", "submessage", "subscription", "typing", "update_message_flags", "user_settings", "realm_emoji", "realm_user"],
+      fetch_event_types: [
+        "realm", "presence", "subscription", "message", "starred_messages", "update_message_flags", "muted_topics",
+        "realm_user", "realm_user_groups", "user_settings", "realm_emoji", "custom_profile_fields", "zulip_version",
+      ],
+      client_gravatar: true,
+      apply_markdown: true,
+      include_subscribers: true,
+    });
+    const reads = [
+      "zulip_version", "zulip_feature_level", "subscriptions", "muted_topics", "realm_user_groups", "realm_emoji", "user_settings",
+      "realm_message_retention_days", "presences", "realm_allow_message_editing", "max_stream_name_length", "max_topic_length",
+      "max_message_length", "server_typing_started_wait_period_milliseconds", "server_typing_stopped_wait_period_milliseconds",
+      "server_typing_started_expiry_period_milliseconds", "server_presence_offline_threshold_seconds",
+      "server_presence_ping_interval_seconds", "user_id", "email", "full_name", "realm_name", "custom_profile_fields",
+      "realm_users", "cross_realm_bots", "max_message_id", "queue_id", "last_event_id", "unread_msgs",
+    ];
+    assert.deepEqual(present(body, reads), []);
+    const settings = body.user_settings as Record<string, unknown>;
+    for (const k of ["send_private_typing_notifications", "twenty_four_hour_time", "pm_content_in_desktop_notifications"]) assert.ok(k in settings, k);
+  });
+
+  test("the Flutter app's full register has every field it requires", async () => {
+    const body = await register(t.member);
+    const required = [
+      "queue_id", "last_event_id", "zulip_feature_level", "zulip_version", "zulip_merge_base", "alert_words", "custom_profile_fields",
+      "max_stream_name_length", "max_topic_length", "server_presence_ping_interval_seconds", "server_presence_offline_threshold_seconds",
+      "muted_users", "presences", "realm_emoji", "realm_user_groups", "recent_private_conversations", "subscriptions", "unread_msgs",
+      "starred_messages", "streams", "user_status", "user_settings", "user_topics", "realm_wildcard_mention_policy", "realm_name",
+      "realm_waiting_period_threshold", "realm_allow_message_editing", "realm_enable_read_receipts", "realm_icon_url",
+      "realm_presence_disabled", "realm_default_external_accounts", "max_file_upload_size_mib", "server_emoji_data_url",
+      "event_queue_longpoll_timeout_seconds", "realm_users", "realm_non_active_users", "cross_realm_bots",
+    ];
+    assert.deepEqual(present(body, required), []);
+    assert.deepEqual(Object.keys(body.unread_msgs).filter((k) => ["count", "pms", "streams", "huddles", "mentions", "old_unreads_missing"].includes(k)).length, 6);
+    assert.equal(typeof body.realm_wildcard_mention_policy, "number");
+    assert.doesNotThrow(() => new URL(body.realm_icon_url as string));
+    assert.doesNotThrow(() => new URL(body.server_emoji_data_url as string));
+  });
+});
