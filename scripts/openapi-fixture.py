@@ -15,7 +15,9 @@ NAME_MAPS = {"properties", "paths", "schemas", "responses", "parameters", "conte
 
 def strip(node, names_here=False):
     if isinstance(node, dict):
-        return {k: strip(v, k in NAME_MAPS) for k, v in node.items() if names_here or k not in PROSE}
+        if names_here:
+            return {k: strip(v) for k, v in node.items()}
+        return {k: strip(v, k in NAME_MAPS) for k, v in node.items() if k not in PROSE}
     if isinstance(node, list):
         return [strip(x) for x in node]
     return node
