@@ -7,6 +7,8 @@ import { registerStateSection } from "../state.js";
 import { STOP_WORDS } from "../../domain/stop_words.js";
 
 const FIXED: [string, Record<string, unknown>][] = [
+  // Confab has no web app tutorial: Zulip sends no steps when its tutorial is disabled, and no
+  // video URL when the navigation tour video is.
   ["onboarding_steps", { onboarding_steps: [], navigation_tour_video_url: null }],
   ["realm_domains", { realm_domains: [] }],
   ["default_stream_groups", { realm_default_stream_groups: [] }],
