@@ -57,6 +57,11 @@ describe("HTTP Basic authentication", () => {
       assert.equal(r.status, status, header);
       assert.equal(r.body.msg, msg, header);
       assert.equal(r.body.result, "error");
+      // Zulip's Basic-auth decorator turns every credential failure into UNAUTHORIZED with a challenge.
+      if (status === 401) {
+        assert.equal(r.body.code, "UNAUTHORIZED", header);
+        assert.equal(r.headers.get("www-authenticate"), 'Basic realm="zulip"', header);
+      }
     }
   });
 
@@ -71,7 +76,7 @@ describe("HTTP Basic authentication", () => {
     await srv.app.db.updateTable("users").set({ is_active: 0 }).where("id", "=", t.member2.id).execute();
     const r = await new Api(srv.url, t.member2).get("/users/me");
     assert.equal(r.status, 401);
-    assert.equal(r.body.msg, "Account is deactivated");
+    assert.deepEqual(r.body, { result: "error", msg: "Account is deactivated", code: "UNAUTHORIZED" });
     const login = await anon.post("/fetch_api_key", { username: t.member2.email, password: TEST_PASSWORD });
     assert.equal(login.status, 401);
     assert.equal(login.body.code, "USER_DEACTIVATED");
@@ -83,8 +88,9 @@ describe("HTTP Basic authentication", () => {
       await other.app.db.updateTable("realms").set({ deactivated: 1 }).where("id", "=", o.realm.id).execute();
       const r2 = await new Api(other.url, o.member).get("/users/me");
       assert.equal(r2.status, 401);
-      assert.equal(r2.body.msg, "This organization has been deactivated");
+      assert.deepEqual(r2.body, { result: "error", msg: "This organization has been deactivated", code: "UNAUTHORIZED" });
       const login2 = await new Api(other.url).post("/fetch_api_key", { username: o.member.email, password: TEST_PASSWORD });
+      assert.equal(login2.status, 401);
       assert.equal(login2.body.code, "REALM_DEACTIVATED");
     } finally {
       await other.close();

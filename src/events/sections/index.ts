@@ -18,3 +18,6 @@ import "./reminders.js";
 import "./starred_messages.js";
 import "./realm_emoji.js";
 import "./muted_users.js";
+import "./recent_private_conversations.js";
+import "./bots.js";
+import "./server_features.js";

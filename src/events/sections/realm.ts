@@ -45,7 +45,6 @@ const REALM_PROPERTIES = [
   "push_notifications_enabled",
   "require_e2ee_push_notifications",
   "require_unique_names",
-  "send_channel_events_messages",
   "send_welcome_emails",
   "topics_policy",
   "video_chat_provider",
@@ -85,14 +84,6 @@ const GIPHY_RATING_OPTIONS = {
   "pg-13": { name: "Allow GIFs rated PG-13 (Parental guidance - under 13)", id: 4 },
   r: { name: "Allow GIFs rated R (Restricted)", id: 5 },
 };
-
-const REPORT_MESSAGE_TYPES = [
-  { key: "spam", name: "Spam" },
-  { key: "harassment", name: "Harassment" },
-  { key: "inappropriate", name: "Inappropriate content" },
-  { key: "norms", name: "Violates community norms" },
-  { key: "other", name: "Other reason" },
-];
 
 const DEFAULT_EXTERNAL_ACCOUNTS = {
   twitter: { text: "Twitter", url_pattern: "https://twitter.com/%(username)s", name: "Twitter username", hint: "" },
@@ -194,7 +185,6 @@ async function realmState(ctx: StateContext) {
     max_channel_folder_description_length: LIMITS.maxChannelFolderDescriptionLength,
     max_reminder_note_length: 1000,
     realm_date_created: realm.date_created,
-    server_report_message_types: REPORT_MESSAGE_TYPES,
     server_presence_ping_interval_seconds: PRESENCE.pingIntervalSecs,
     server_presence_offline_threshold_seconds: PRESENCE.offlineThresholdSecs,
     server_typing_started_expiry_period_milliseconds: 45000,

@@ -1,0 +1,32 @@
+/** Queries behind register keys that have no feature module of their own. */
+import type { Executor } from "./schema.js";
+import type { UserRow } from "./users.js";
+
+/** How many of a user's newest direct messages Zulip scans for recent conversations. */
+export const RECENT_DM_SCAN_LIMIT = 1000;
+
+/** The newest message id of each direct-message conversation among the user's newest direct messages. */
+export async function recentDirectMessageConversations(db: Executor, userId: number): Promise<{ dm_key: string; max_id: number }[]> {
+  const recent = db
+    .selectFrom("user_messages")
+    .innerJoin("messages", "messages.id", "user_messages.message_id")
+    .select(["messages.id", "messages.dm_key"])
+    .where("user_messages.user_id", "=", userId)
+    .where("messages.dm_key", "is not", null)
+    .orderBy("messages.id", "desc")
+    .limit(RECENT_DM_SCAN_LIMIT)
+    .as("recent");
+  const rows = await db
+    .selectFrom(recent)
+    .select((eb) => ["recent.dm_key", eb.fn.max("recent.id").as("max_id")])
+    .groupBy("recent.dm_key")
+    .execute();
+  return rows.map((r) => ({ dm_key: r.dm_key!, max_id: Number(r.max_id) }));
+}
+
+/** The organization's own bots (not the server's system bots), optionally only those one user owns. */
+export async function realmBots(db: Executor, realmId: number, ownerId?: number): Promise<UserRow[]> {
+  let q = db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_bot", "=", 1).where("is_system_bot", "=", 0);
+  if (ownerId !== undefined) q = q.where("bot_owner_id", "=", ownerId);
+  return q.orderBy("id").execute();
+}
