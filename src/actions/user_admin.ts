@@ -7,7 +7,7 @@ import type { AppContext } from "../context.js";
 import type { Caller } from "../http/auth.js";
 import type { Realm } from "../store/realms.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
-import { adminRequired, badRequest, ownerRequired } from "../http/errors.js";
+import { adminRequired, badRequest, ownerRequired, ZulipError } from "../http/errors.js";
 import {
   activeHumanOwnerIds,
   activeRealmUserIds,
@@ -278,17 +278,39 @@ export async function doDeactivateUser(app: AppContext, caller: Caller, userId: 
     const target = await accessUserForAdmin(tx, caller, userId, { allowDeactivated: false, allowBots: false });
     if (isOwner(target.role) && !isOwner(caller.user.role)) throw ownerRequired();
     if (await isOnlyHumanOwner(tx, target)) throw badRequest("Cannot deactivate the only organization owner");
-    const bots = await tx
-      .selectFrom("users")
-      .selectAll()
-      .where("realm_id", "=", realm.id)
-      .where("bot_owner_id", "=", target.id)
-      .where("is_bot", "=", 1)
-      .where("is_active", "=", 1)
-      .orderBy("id")
-      .execute();
-    for (const bot of bots) await deactivateInTx(tx, events, realm, bot);
-    await deactivateInTx(tx, events, realm, target);
+    await deactivateWithBots(tx, events, realm, target);
+  });
+}
+
+/** A person's bots go with them. */
+async function deactivateWithBots(tx: Tx, events: PendingEvents, realm: Realm, target: UserRow): Promise<void> {
+  const bots = await tx
+    .selectFrom("users")
+    .selectAll()
+    .where("realm_id", "=", realm.id)
+    .where("bot_owner_id", "=", target.id)
+    .where("is_bot", "=", 1)
+    .where("is_active", "=", 1)
+    .orderBy("id")
+    .execute();
+  for (const bot of bots) await deactivateInTx(tx, events, realm, bot);
+  await deactivateInTx(tx, events, realm, target);
+}
+
+/** Zulip's CannotDeactivateLastUserError: an organization keeps at least one user, and one owner. */
+const cannotDeactivateLast = (isLastOwner: boolean) => {
+  const entity = isLastOwner ? "organization owner" : "user";
+  return new ZulipError(`Cannot deactivate the only ${entity}.`, "CANNOT_DEACTIVATE_LAST_USER", 400, { is_last_owner: isLastOwner, entity });
+};
+
+/** DELETE /users/me: anyone may leave, bots included, but not the last user or the last owner. */
+export async function doDeactivateOwnUser(app: AppContext, caller: Caller): Promise<void> {
+  const { realm } = caller;
+  await runAction(app, async (tx, events) => {
+    const me = (await getRealmUser(tx, realm.id, caller.user.id))!;
+    if ((await activeRealmUserIds(tx, realm.id)).length === 1) throw cannotDeactivateLast(false);
+    if (await isOnlyHumanOwner(tx, me)) throw cannotDeactivateLast(true);
+    await deactivateWithBots(tx, events, realm, me);
   });
 }
 

@@ -2,6 +2,8 @@
  * Organization data exports: Zulip's export types, statuses and limits, how each table of the
  * schema is scoped to one organization, and the order tables can be loaded back in.
  */
+import { EMAIL_ADDRESS_VISIBILITY } from "./realm_settings.js";
+
 export const ExportType = { PUBLIC: 1, FULL_WITH_CONSENT: 2 } as const;
 export type ExportTypeValue = (typeof ExportType)[keyof typeof ExportType];
 
@@ -12,8 +14,6 @@ export const EXPORTS_PER_WEEK = 5;
 export const MAX_EXPORTED_MESSAGES = 250_000;
 export const WEEK_SECS = 7 * 24 * 3600;
 
-/** Zulip's EMAIL_ADDRESS_VISIBILITY_NOBODY: the one setting that hides an address from administrators. */
-const EMAIL_VISIBILITY_NOBODY = 5;
 
 export interface OwnerExportSettings {
   emailAddressVisibility: number;
@@ -25,7 +25,7 @@ export function exportRefusal(type: ExportTypeValue, owners: readonly OwnerExpor
   if (type === ExportType.FULL_WITH_CONSENT && !owners.some((o) => o.allowPrivateDataExport)) {
     return `Make sure at least one Organization Owner is consenting to the export or contact ${supportEmail} for help.`;
   }
-  if (type === ExportType.PUBLIC && !owners.some((o) => o.emailAddressVisibility !== EMAIL_VISIBILITY_NOBODY)) {
+  if (type === ExportType.PUBLIC && !owners.some((o) => o.emailAddressVisibility !== EMAIL_ADDRESS_VISIBILITY.NOBODY)) {
     return `Make sure at least one Organization Owner allows other Administrators to see their email address or contact ${supportEmail} for help`;
   }
   return null;

@@ -3,7 +3,7 @@ import { P } from "../http/params.js";
 import { z } from "zod";
 import { requireRealmAdmin } from "../http/guards.js";
 import { ROLE_CODES } from "../domain/roles.js";
-import { doDeactivateUser, doReactivateUser, doUpdateUser } from "../actions/user_admin.js";
+import { doDeactivateOwnUser, doDeactivateUser, doReactivateUser, doUpdateUser } from "../actions/user_admin.js";
 import {
   accessUserByEmail,
   accessUserById,
@@ -24,6 +24,20 @@ const displayParams = {
 const displayOptions = (p: { client_gravatar: boolean; include_custom_profile_fields: boolean }) => ({
   clientGravatar: p.client_gravatar,
   includeCustomProfileFields: p.include_custom_profile_fields,
+});
+
+/** PATCH /users/{user_id} and PATCH /users/{email} take the same changes. */
+const updateUserParams = {
+  full_name: P.string().optional(),
+  new_email: P.string().optional(),
+  profile_data: P.json(profileDataSchema).optional(),
+  role: P.json(roleSchema).optional(),
+};
+const updateUserChanges = (p: { full_name?: string; new_email?: string; profile_data?: z.infer<typeof profileDataSchema>; role?: number }) => ({
+  fullName: p.full_name,
+  role: p.role,
+  profileData: p.profile_data,
+  newEmail: p.new_email,
 });
 
 export const userRoutes = [
@@ -75,19 +89,24 @@ export const userRoutes = [
   endpoint({
     method: "PATCH",
     path: USER,
-    params: {
-      full_name: P.string().optional(),
-      new_email: P.string().optional(),
-      profile_data: P.json(profileDataSchema).optional(),
-      role: P.json(roleSchema).optional(),
-    },
+    params: updateUserParams,
+    handler: async ({ app, caller, path }, p) => doUpdateUser(app, caller, path.user_id as number, updateUserChanges(p)),
+  }),
+
+  // The user is found as GET /users/{email} finds them; what the caller may change is checked as by id.
+  endpoint({
+    method: "PATCH",
+    path: "/users/:email",
+    params: updateUserParams,
     handler: async ({ app, caller, path }, p) =>
-      doUpdateUser(app, caller, path.user_id as number, {
-        fullName: p.full_name,
-        role: p.role,
-        profileData: p.profile_data,
-        newEmail: p.new_email,
-      }),
+      doUpdateUser(app, caller, (await accessUserByEmail(app, caller, String(path.email))).id, updateUserChanges(p)),
+  }),
+
+  endpoint({
+    method: "DELETE",
+    path: "/users/me",
+    params: {},
+    handler: async ({ app, caller }) => doDeactivateOwnUser(app, caller),
   }),
 
   endpoint({

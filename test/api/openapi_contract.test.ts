@@ -32,7 +32,7 @@ const EXPECTED_MISSING = new Set<string>([
   "add-reaction", "remove-reaction", "get-user-status", "update-status-for-user", "update-status",
   "set-typing-status", "set-typing-status-for-message-edit",
   // settings
-  "update-settings", "update-realm-user-settings-defaults", "deactivate-own-user", "update-user-by-email",
+  "update-settings", "update-realm-user-settings-defaults",
 ]);
 
 /**
@@ -113,6 +113,7 @@ const OVERRIDES: Record<string, () => Overrides> = {
   }),
   "delete-topic": () => ({ params: { topic_name: "doomed" } }),
   "deactivate-custom-emoji": () => ({ path: { emoji_name: "green_tick" } }),
+  "update-user-by-email": () => ({ path: { email: t.member.email }, params: { full_name: "Renamed By Email" } }),
   "reactivate-user": () => ({ path: { user_id: throwaway.id } }),
 };
 

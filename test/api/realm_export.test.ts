@@ -77,7 +77,7 @@ describe("POST /export/realm", () => {
   });
 
   test("a public export needs an owner whose address administrators may see", async () => {
-    await setUserProp(srv.app.db, t.owner.id, "email_address_visibility", 5);
+    await setUserProp(srv.app.db, t.owner.id, "email_address_visibility", 4);
     try {
       await refused(
         srv,

@@ -377,6 +377,66 @@ describe("DELETE /users/{id}", () => {
   });
 });
 
+describe("DELETE /users/me", () => {
+  test("anyone may leave, taking their bots along, and everyone hears of it", async () => {
+    const t = await freshRealm();
+    const helper = await botOf(t, t.member);
+    for (const u of [t.admin, t.moderator, t.guest, t.bot]) {
+      expectSuccess(await as(u).delete("/users/me"));
+      assert.equal((await userRow(u.id)).is_active, 0);
+    }
+    log.notices.length = 0;
+    expectSuccess(await as(t.member).delete("/users/me"));
+    assert.equal((await userRow(t.member.id)).is_active, 0);
+    assert.equal((await userRow(helper.id)).is_active, 0, "the user's bots go too");
+    assert.deepEqual(
+      log.of("realm_user").map((n) => n.event.person),
+      [{ user_id: helper.id, is_active: false }, { user_id: t.member.id, is_active: false }],
+    );
+    expectError(await as(t.member).delete("/users/me"), "Account is deactivated", "UNAUTHORIZED", 401);
+  });
+
+  test("never the only owner, nor the only user", async () => {
+    const t = await freshRealm();
+    const lastOwner = await as(t.owner).delete("/users/me");
+    assert.deepEqual(lastOwner.body, {
+      result: "error",
+      msg: "Cannot deactivate the only organization owner.",
+      code: "CANNOT_DEACTIVATE_LAST_USER",
+      is_last_owner: true,
+      entity: "organization owner",
+    });
+    for (const u of [t.admin, t.moderator, t.member, t.member2, t.guest, t.bot]) expectSuccess(await as(u).delete("/users/me"));
+    await refusedUnchanged([t.owner.id], () => as(t.owner).delete("/users/me"), "Cannot deactivate the only user.", "CANNOT_DEACTIVATE_LAST_USER");
+    const again = await as(t.owner).delete("/users/me");
+    assert.deepEqual([again.body.is_last_owner, again.body.entity], [false, "user"]);
+  });
+});
+
+describe("PATCH /users/{email}", () => {
+  test("finds the user as GET /users/{email} does, then changes them as by id", async () => {
+    const t = await freshRealm();
+    expectSuccess(await as(t.admin).patch(`/users/${encodeURIComponent(t.member.email)}`, { full_name: "By Email" }));
+    assert.equal((await userRow(t.member.id)).full_name, "By Email");
+    expectSuccess(await as(t.owner).patch(`/users/${t.member2.email.toUpperCase()}`, { role: Role.MODERATOR }));
+    assert.equal((await userRow(t.member2.id)).role, Role.MODERATOR);
+    const placeholder = `user${t.member.id}@${srv.app.config.fakeEmailDomain}`;
+    for (const u of [t.moderator, t.guest, t.bot]) {
+      await refusedUnchanged([t.member.id], () => as(u).patch(`/users/${placeholder}`, { full_name: "Nope" }), "Insufficient permission");
+    }
+    await refusedUnchanged([t.member.id], () => as(other.owner).patch(`/users/${t.member.email}`, { full_name: "Nope" }), "No such user");
+    expectError(await as(t.admin).patch("/users/nobody@example.com", { full_name: "Nope" }), "No such user");
+  });
+
+  test("a hidden address is reached through its placeholder", async () => {
+    const t = await freshRealm();
+    await setUserProp(srv.app.db, t.member.id, "email_address_visibility", 4);
+    expectError(await as(t.admin).patch(`/users/${t.member.email}`, { full_name: "Nope" }), "No such user");
+    expectSuccess(await as(t.admin).patch(`/users/user${t.member.id}@${srv.app.config.fakeEmailDomain}`, { full_name: "By Placeholder" }));
+    assert.equal((await userRow(t.member.id)).full_name, "By Placeholder");
+  });
+});
+
 describe("POST /users/{id}/reactivate", () => {
   test("administrators bring users back; the user and their groups are announced again", async () => {
     const t = await freshRealm();
