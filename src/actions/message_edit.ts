@@ -11,8 +11,7 @@ import type { UserRow } from "../store/users.js";
 import { getRealm } from "../store/realms.js";
 import { getNotificationBot, getUserById } from "../store/users.js";
 import { getStream, getSubscription, subscribersByStream, type StreamRow } from "../store/streams.js";
-import { subscriberIds } from "../store/subscriptions.js";
-import type { MessageRow } from "../store/messages.js";
+import { messageAudience, type MessageRow } from "../store/messages.js";
 import { badRequest } from "../http/errors.js";
 import { expectationMismatch } from "../domain/group_setting_value.js";
 import { Role, isGuest, isModeratorOrAbove } from "../domain/roles.js";
@@ -481,9 +480,7 @@ export async function deleteMessage(app: AppContext, user: UserRow, messageId: n
     if (refusal === "not_allowed") throw badRequest("You don't have permission to delete this message");
     if (refusal === "time_limit") throw badRequest("The time limit for deleting this message has passed");
 
-    const holders = (await tx.selectFrom("user_messages").select("user_id").where("message_id", "=", message.id).execute()).map((r) => r.user_id);
-    const audience = new Set([...holders, user.id]);
-    if (stream?.history_public_to_subscribers === 1) (await subscriberIds(tx, stream.id)).forEach((id) => audience.add(id));
+    const audience = (await messageAudience(tx, message)).add(user.id);
     await tx.deleteFrom("user_messages").where("message_id", "=", message.id).execute();
     await tx.deleteFrom("messages").where("id", "=", message.id).execute();
     const event: Record<string, unknown> = { type: "delete_message", message_ids: [message.id] };

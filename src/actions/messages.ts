@@ -22,6 +22,7 @@ import { badRequest, streamDoesNotExistById, streamDoesNotExistByName } from "..
 import { renderMarkdown, type Rendered } from "../markdown/render.js";
 import { renderContextFor } from "../markdown/context.js";
 import { listLinkifiers } from "../store/linkifiers.js";
+import { reactionsByMessage } from "../store/reactions.js";
 import { FLAG_BITS, flagsForApi } from "../domain/message_flags.js";
 import { realmAlertWordMatcher } from "./alert_words.js";
 import { LIMITS } from "../domain/limits.js";
@@ -82,6 +83,7 @@ export async function messageContext(db: Executor, realm: Realm, messages: reado
     users: new Map(users.map((u) => [u.id, u])),
     streamNames: new Map(streams.map((s) => [s.id, s.name])),
     linkifiers: streamIds.size ? await listLinkifiers(db, realm.id) : [],
+    reactions: await reactionsByMessage(db, messages.map((m) => m.id)),
   };
 }
 

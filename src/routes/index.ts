@@ -20,6 +20,7 @@ import { messageEditRoutes } from "./message_edit.js";
 import { channelFolderRoutes } from "./channel_folders.js";
 import { realmRoutes } from "./realm.js";
 import { scheduledMessageRoutes } from "./scheduled_messages.js";
+import { reactionRoutes } from "./reactions.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -44,4 +45,5 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...channelFolderRoutes,
   ...realmRoutes,
   ...scheduledMessageRoutes,
+  ...reactionRoutes,
 ];

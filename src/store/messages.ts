@@ -1,6 +1,7 @@
 import { sql, type Selectable } from "kysely";
 import type { Executor, MessageTable } from "./schema.js";
 import { isStorableId } from "./ids.js";
+import { FLAG_BITS } from "../domain/message_flags.js";
 
 export type MessageRow = Selectable<MessageTable>;
 
@@ -82,4 +83,35 @@ export async function topicParticipantIds(db: Executor, streamId: number, topic:
     .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
     .execute();
   return new Set(rows.map((r) => r.sender_id));
+}
+
+/**
+ * Who hears about a change to a message (a reaction, a deletion): everyone with a copy, and
+ * the subscribers of a channel whose history they can read anyway.
+ */
+export async function messageAudience(db: Executor, message: MessageRow): Promise<Set<number>> {
+  const holders = await db.selectFrom("user_messages").select("user_id").where("message_id", "=", message.id).execute();
+  const audience = new Set(holders.map((r) => r.user_id));
+  if (message.stream_id === null) return audience;
+  const subscribers = await db
+    .selectFrom("subscriptions")
+    .innerJoin("streams", "streams.id", "subscriptions.stream_id")
+    .innerJoin("users", "users.id", "subscriptions.user_id")
+    .select("subscriptions.user_id")
+    .where("subscriptions.stream_id", "=", message.stream_id)
+    .where("streams.history_public_to_subscribers", "=", 1)
+    .where("subscriptions.active", "=", 1)
+    .where("users.is_active", "=", 1)
+    .execute();
+  for (const s of subscribers) audience.add(s.user_id);
+  return audience;
+}
+
+/** Gives a user who can read a channel message without a copy one, read and historical, as Zulip does before they act on it. */
+export async function ensureUserMessage(db: Executor, userId: number, messageId: number): Promise<void> {
+  if ((await userMessageFlags(db, userId, [messageId])).has(messageId)) return;
+  await db
+    .insertInto("user_messages")
+    .values({ user_id: userId, message_id: messageId, flags: FLAG_BITS.read | FLAG_BITS.historical })
+    .execute();
 }

@@ -354,6 +354,26 @@ export interface RealmEmojiTable {
   deactivated: Flag;
 }
 
+/** One user's emoji reaction to one message. */
+export interface ReactionTable {
+  id: Generated<number>;
+  message_id: number;
+  user_id: number;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+}
+
+/** A user's status; empty strings are the defaults (no text, no emoji). */
+export interface UserStatusTable {
+  user_id: number;
+  status_text: string;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+  timestamp: number;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -385,6 +405,8 @@ export interface DB {
   multiuse_invites: MultiuseInviteTable;
   invite_emails_sent: InviteEmailSentTable;
   realm_emoji: RealmEmojiTable;
+  reactions: ReactionTable;
+  user_status: UserStatusTable;
 }
 
 export type Db = Kysely<DB>;

@@ -10,6 +10,7 @@ import * as m007 from "./007_org_admin.js";
 import * as m008 from "./008_invites.js";
 import * as m009 from "./009_push_devices.js";
 import * as m010 from "./010_realm_emoji.js";
+import * as m014 from "./014_reactions_status.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
 
@@ -25,4 +26,5 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["008_invites", m008.up],
   ["009_push_devices", m009.up],
   ["010_realm_emoji", m010.up],
+  ["014_reactions_status", m014.up],
 ];
