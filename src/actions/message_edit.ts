@@ -103,6 +103,18 @@ interface ChannelMove {
   topic: TopicChange | null;
 }
 
+/**
+ * Refuses changing this message's content: only its sender may, while the organization allows
+ * it. Saving an edit gets a grace period (the default buffer); announcing one does not.
+ */
+export function checkMayEditContent(realm: Realm, user: UserRow, message: MessageRow, ageSeconds: number, bufferSeconds?: number): void {
+  if (!realm.props.allow_message_editing) throw badRequest("Your organization has turned off message editing");
+  if (message.sender_id !== user.id) throw badRequest("You don't have permission to edit this message");
+  if (pastDeadline(ageSeconds, realm.props.message_content_edit_limit_seconds, bufferSeconds)) {
+    throw badRequest("The time limit for editing this message has passed");
+  }
+}
+
 /** PATCH /messages/{message_id}. Returns Zulip's response data. */
 export async function editMessage(app: AppContext, user: UserRow, messageId: number, req: MessageEditRequest) {
   return runAction(app, async (tx, events) => {
@@ -114,13 +126,7 @@ export async function editMessage(app: AppContext, user: UserRow, messageId: num
     const age = app.clock.now() - Number(message.date_sent);
     const props = realm.props;
 
-    if (req.content !== undefined) {
-      if (!props.allow_message_editing) throw badRequest("Your organization has turned off message editing");
-      if (message.sender_id !== user.id) throw badRequest("You don't have permission to edit this message");
-      if (pastDeadline(age, props.message_content_edit_limit_seconds)) {
-        throw badRequest("The time limit for editing this message has passed");
-      }
-    }
+    if (req.content !== undefined) checkMayEditContent(realm, user, message, age);
     const topic = requestedTopic(req.topic, message.topic);
     checkEditPayload({ isChannelMessage: origin !== null, streamId: req.streamId, topic, propagateMode: req.propagateMode, content: req.content });
     if (req.prevContentSha256 !== undefined && req.prevContentSha256 !== sha256(message.content)) {

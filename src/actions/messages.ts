@@ -305,6 +305,14 @@ async function checkDirectMessagePermission(db: Executor, realm: Realm, sender: 
   if (!earlier) throw badRequest("You do not have permission to initiate direct message conversations.");
 }
 
+/** Refuses a sender who may not post in this channel, with Zulip's errors. */
+export async function checkMayPost(db: Executor, sender: UserRow, stream: StreamRow): Promise<void> {
+  const subscribed = (await getSubscription(db, sender.id, stream.id))?.active === 1;
+  const refusal = postRefusal(await senderFacts(db, sender, stream.id), channelFacts(stream), subscribed);
+  if (refusal === "no_post_permission") throw badRequest("You do not have permission to post in this channel.");
+  if (refusal === "not_authorized") throw badRequest(`Not authorized to send to channel '${stream.name}'`);
+}
+
 async function checkedStreamTarget(
   db: Executor,
   realm: Realm,
@@ -322,10 +330,7 @@ async function checkedStreamTarget(
     stream = await getStreamByName(db, realm.id, name);
     if (!stream) throw streamDoesNotExistByName(name);
   }
-  const subscribed = (await getSubscription(db, sender.id, stream.id))?.active === 1;
-  const refusal = postRefusal(await senderFacts(db, sender, stream.id), channelFacts(stream), subscribed);
-  if (refusal === "no_post_permission") throw badRequest("You do not have permission to post in this channel.");
-  if (refusal === "not_authorized") throw badRequest(`Not authorized to send to channel '${stream.name}'`);
+  await checkMayPost(db, sender, stream);
   checkTopicAllowed(effectiveTopicsPolicy(realm.props.topics_policy, stream.topics_policy), topic);
   return { kind: "stream", stream, topic };
 }

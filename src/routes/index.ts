@@ -21,6 +21,7 @@ import { channelFolderRoutes } from "./channel_folders.js";
 import { realmRoutes } from "./realm.js";
 import { scheduledMessageRoutes } from "./scheduled_messages.js";
 import { reactionRoutes } from "./reactions.js";
+import { typingRoutes } from "./typing.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -46,4 +47,5 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...realmRoutes,
   ...scheduledMessageRoutes,
   ...reactionRoutes,
+  ...typingRoutes,
 ];

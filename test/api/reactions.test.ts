@@ -33,6 +33,16 @@ const reactionsOf = (id: number) =>
 const SMILE = { emoji_name: "smile", emoji_code: "1f604", reaction_type: "unicode_emoji" };
 const OCTOPUS = { emoji_name: "octopus", emoji_code: "1f419", reaction_type: "unicode_emoji" };
 
+/** A custom emoji of the test organization, added directly (the endpoints for them are another feature's). */
+async function customEmoji(name: string, deactivated: 0 | 1 = 0): Promise<number> {
+  const row = await srv.app.db
+    .insertInto("realm_emoji")
+    .values({ realm_id: t.realm.id, name, author_id: t.owner.id, file_name: `${name}.png`, is_animated: 0, deactivated })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 /** A refused request that also left every reaction as it was. */
 async function refusedReaction(call: () => Promise<ApiResponse>, msg: string, code = "BAD_REQUEST") {
   const before = await srv.app.db.selectFrom("reactions").selectAll().orderBy("id").execute();
@@ -74,11 +84,7 @@ describe("POST /messages/{id}/reactions", () => {
     const id = await send(t.member, c);
     await ok(react(t.member, id, { emoji_name: "octopus" }));
     await ok(react(t.member, id, { emoji_name: "zulip" }));
-    const { id: custom } = await srv.app.db
-      .insertInto("realm_emoji")
-      .values({ realm_id: t.realm.id, name: "green_tick", author_id: t.owner.id, file_name: "1.png" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const custom = await customEmoji("green_tick");
     await ok(react(t.member, id, { emoji_name: "green_tick" }));
     assert.deepEqual(await reactionsOf(id), [
       { user_id: t.member.id, ...OCTOPUS },
@@ -97,11 +103,7 @@ describe("POST /messages/{id}/reactions", () => {
   test("name, code and type must agree, as Zulip checks them", async () => {
     const c = await makeChannel(srv, t, { subscribers: [t.member] });
     const id = await send(t.member, c);
-    const { id: custom } = await srv.app.db
-      .insertInto("realm_emoji")
-      .values({ realm_id: t.realm.id, name: "retired", author_id: t.owner.id, file_name: "2.png", deactivated: 1 })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const custom = await customEmoji("retired", 1);
     const cases: [Record<string, string>, string][] = [
       [{ emoji_name: "smile", emoji_code: "1f419", reaction_type: "unicode_emoji" }, "Invalid emoji name."],
       [{ emoji_name: "smile", emoji_code: "ffff", reaction_type: "unicode_emoji" }, "Invalid emoji code."],
@@ -127,11 +129,7 @@ describe("POST /messages/{id}/reactions", () => {
     // "+1" names the same code; the vote is shown under the first name.
     await ok(react(t.member2, id, { emoji_name: "+1", emoji_code: "1f44d", reaction_type: "unicode_emoji" }));
     assert.equal(log.stop()[0].event.emoji_name, "thumbs_up");
-    const { id: custom } = await srv.app.db
-      .insertInto("realm_emoji")
-      .values({ realm_id: t.realm.id, name: "party_parrot", author_id: t.owner.id, file_name: "3.gif" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const custom = await customEmoji("party_parrot");
     await ok(react(t.member, id, { emoji_name: "party_parrot" }));
     await srv.app.db.updateTable("realm_emoji").set({ deactivated: 1 }).where("id", "=", custom).execute();
     await ok(react(t.moderator, id, { emoji_name: "whatever", emoji_code: String(custom), reaction_type: "realm_emoji" }));
@@ -215,11 +213,7 @@ describe("DELETE /messages/{id}/reactions", () => {
   test("a reaction with a since-deactivated emoji can still be removed", async () => {
     const c = await makeChannel(srv, t, { subscribers: [t.member] });
     const id = await send(t.member, c);
-    const { id: custom } = await srv.app.db
-      .insertInto("realm_emoji")
-      .values({ realm_id: t.realm.id, name: "fading", author_id: t.owner.id, file_name: "4.png" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const custom = await customEmoji("fading");
     await ok(react(t.member, id, { emoji_name: "fading" }));
     await srv.app.db.updateTable("realm_emoji").set({ deactivated: 1 }).where("id", "=", custom).execute();
     await ok(unreact(t.member, id, { emoji_code: String(custom), reaction_type: "realm_emoji" }));
