@@ -22,6 +22,7 @@ import { realmRoutes } from "./realm.js";
 import { scheduledMessageRoutes } from "./scheduled_messages.js";
 import { reactionRoutes } from "./reactions.js";
 import { typingRoutes } from "./typing.js";
+import { userStatusRoutes } from "./user_status.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -48,4 +49,5 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...scheduledMessageRoutes,
   ...reactionRoutes,
   ...typingRoutes,
+  ...userStatusRoutes,
 ];

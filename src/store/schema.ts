@@ -367,10 +367,10 @@ export interface ReactionTable {
 /** A user's status; empty strings are the defaults (no text, no emoji). */
 export interface UserStatusTable {
   user_id: number;
-  status_text: string;
-  emoji_name: string;
-  emoji_code: string;
-  reaction_type: string;
+  status_text: Generated<string>;
+  emoji_name: Generated<string>;
+  emoji_code: Generated<string>;
+  reaction_type: Generated<string>;
   timestamp: number;
 }
 

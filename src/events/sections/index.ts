@@ -12,3 +12,4 @@ import "./push_devices.js";
 import "./linkifiers.js";
 import "./channel_folders.js";
 import "./scheduled_messages.js";
+import "./user_status.js";
