@@ -58,6 +58,7 @@ export async function listRealmUsers(db: Executor, realmId: number, userIds?: nu
 }
 
 export async function getRealmUser(db: Executor, realmId: number, id: number): Promise<UserRow | undefined> {
+  if (!isStorableId(id)) return undefined;
   return db
     .selectFrom("users")
     .selectAll()
