@@ -6,6 +6,11 @@ import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm
 import { EventLog } from "../helpers/events.js";
 import { makeChannel, ok, refused, setRealmProps } from "../helpers/channels.js";
 import { setUserProp } from "../../src/store/users.js";
+import { addSubscriptions } from "../../src/store/subscriptions.js";
+import { runAction } from "../../src/actions/run.js";
+import { createUserInTx } from "../../src/actions/users.js";
+import { Role } from "../../src/domain/roles.js";
+import { MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS } from "../../src/domain/typing.js";
 
 let srv: TestServer;
 let clock: ManualClock;
@@ -68,6 +73,7 @@ describe("POST /typing to a direct conversation", () => {
   test("refuses what Zulip refuses, telling nobody", async () => {
     await refused(srv, () => typing(t.member, { op: "start" }), "Missing 'to' argument");
     await refused(srv, () => typing(t.member, { op: "start", to: "[]" }), "Empty 'to' list");
+    await refused(srv, () => typing(t.member, { op: "start", to: String(t.member2.id) }), "to is not a list");
     await refused(srv, () => typing(t.member, { op: "start", to: JSON.stringify([t.member2.id, 99999]) }), "Invalid user ID 99999");
     await refused(srv, () => typing(t.member, { op: "start", to: JSON.stringify([2 ** 40]) }), `Invalid user ID ${2 ** 40}`);
     await refused(srv, () => typing(t.member, { op: "start", to: JSON.stringify([o.member.id]) }), `Invalid user ID ${o.member.id}`);
@@ -115,6 +121,28 @@ describe("POST /typing in a channel", () => {
     await refused(srv, () => typing(t.member, { op: "start", type: "channel", stream_id: c.id, topic: "x" }), "User has disabled typing notifications for channel messages");
     // An unsubscribed member may still type in a public channel.
     await ok(typing(t.member2, { op: "stop", type: "channel", stream_id: c.id, topic: "x" }));
+  });
+
+  test("a channel with more subscribers than the limit hears nothing, as in Zulip", async () => {
+    const c = await makeChannel(srv, t, { subscribers: [t.member] });
+    const extra = MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS - 2;
+    const ids = await runAction(srv.app, async (tx) => {
+      const made: number[] = [];
+      for (let i = 0; i < extra; i++) {
+        const u = await createUserInTx(tx, srv.app, t.realm, { email: `crowd${i}@zulip.example.com`, fullName: `Crowd ${i}`, role: Role.MEMBER, isBot: true, botOwnerId: t.owner.id });
+        made.push(u.id);
+      }
+      return made;
+    });
+    await addSubscriptions(srv.app.db, c.id, ids);
+    let log = new EventLog(srv);
+    await ok(typing(t.member, { op: "start", type: "channel", stream_id: c.id, topic: "crowd" }));
+    assert.equal(log.stop()[0].userIds.length, MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS);
+    await ok(api(t.owner).post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: c.name }]), principals: JSON.stringify([t.member2.id]) }));
+    log = new EventLog(srv);
+    await ok(typing(t.member, { op: "start", type: "channel", stream_id: c.id, topic: "crowd" }));
+    assert.deepEqual(log.stop(), []);
+    await srv.app.db.updateTable("subscriptions").set({ active: 0 }).where("stream_id", "=", c.id).where("user_id", "in", ids).execute();
   });
 
   test("event queues get channel typing only when the client declared stream_typing_notifications", async () => {
