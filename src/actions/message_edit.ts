@@ -13,8 +13,7 @@ import { getNotificationBot, getUserById } from "../store/users.js";
 import { updateMessageUploads, type ApiAttachment } from "./uploads.js";
 import { refreshAttachmentPublicity } from "../store/attachments.js";
 import { getStream, getSubscription, subscribersByStream, type StreamRow } from "../store/streams.js";
-import { subscriberIds } from "../store/subscriptions.js";
-import type { MessageRow } from "../store/messages.js";
+import { messagesAudience, type MessageRow } from "../store/messages.js";
 import { badRequest } from "../http/errors.js";
 import { expectationMismatch } from "../domain/group_setting_value.js";
 import { Role, isGuest, isModeratorOrAbove } from "../domain/roles.js";
@@ -118,6 +117,18 @@ interface ChannelMove {
   topic: TopicChange | null;
 }
 
+/**
+ * Refuses changing this message's content: only its sender may, while the organization allows
+ * it. Saving an edit gets a grace period (the default buffer); announcing one does not.
+ */
+export function checkMayEditContent(realm: Realm, user: UserRow, message: MessageRow, ageSeconds: number, bufferSeconds?: number): void {
+  if (!realm.props.allow_message_editing) throw badRequest("Your organization has turned off message editing");
+  if (message.sender_id !== user.id) throw badRequest("You don't have permission to edit this message");
+  if (pastDeadline(ageSeconds, realm.props.message_content_edit_limit_seconds, bufferSeconds)) {
+    throw badRequest("The time limit for editing this message has passed");
+  }
+}
+
 /** PATCH /messages/{message_id}. Returns Zulip's response data. */
 export async function editMessage(app: AppContext, user: UserRow, messageId: number, req: MessageEditRequest) {
   return runAction(app, async (tx, events) => {
@@ -129,13 +140,7 @@ export async function editMessage(app: AppContext, user: UserRow, messageId: num
     const age = app.clock.now() - Number(message.date_sent);
     const props = realm.props;
 
-    if (req.content !== undefined) {
-      if (!props.allow_message_editing) throw badRequest("Your organization has turned off message editing");
-      if (message.sender_id !== user.id) throw badRequest("You don't have permission to edit this message");
-      if (pastDeadline(age, props.message_content_edit_limit_seconds)) {
-        throw badRequest("The time limit for editing this message has passed");
-      }
-    }
+    if (req.content !== undefined) checkMayEditContent(realm, user, message, age);
     const topic = requestedTopic(req.topic, message.topic);
     checkEditPayload({ isChannelMessage: origin !== null, streamId: req.streamId, topic, propagateMode: req.propagateMode, content: req.content });
     if (req.prevContentSha256 !== undefined && req.prevContentSha256 !== sha256(message.content)) {
@@ -539,9 +544,7 @@ export async function deleteMessagesInTx(
 ): Promise<void> {
   if (!messages.length) return;
   const ids = sortedIds(messages.map((m) => m.id));
-  const holders = await tx.selectFrom("user_messages").select("user_id").distinct().where("message_id", "in", ids).execute();
-  const audience = new Set([...holders.map((r) => r.user_id), actor.id]);
-  if (stream?.history_public_to_subscribers === 1) (await subscriberIds(tx, stream.id)).forEach((id) => audience.add(id));
+  const audience = (await messagesAudience(tx, ids, stream?.id ?? null)).add(actor.id);
   await tx.deleteFrom("user_messages").where("message_id", "in", ids).execute();
   await tx.deleteFrom("messages").where("id", "in", ids).execute();
   const event: Record<string, unknown> = { type: "delete_message", message_ids: ids };

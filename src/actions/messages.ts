@@ -24,6 +24,7 @@ import { badRequest, streamDoesNotExistById, streamDoesNotExistByName } from "..
 import { renderMarkdown, type Rendered } from "../markdown/render.js";
 import { renderContextFor } from "../markdown/context.js";
 import { listLinkifiers } from "../store/linkifiers.js";
+import { reactionsByMessage } from "../store/reactions.js";
 import { FLAG_BITS, flagsForApi } from "../domain/message_flags.js";
 import { realmAlertWordMatcher } from "./alert_words.js";
 import { LIMITS } from "../domain/limits.js";
@@ -84,6 +85,7 @@ export async function messageContext(db: Executor, realm: Realm, messages: reado
     users: new Map(users.map((u) => [u.id, u])),
     streamNames: new Map(streams.map((s) => [s.id, s.name])),
     linkifiers: streamIds.size ? await listLinkifiers(db, realm.id) : [],
+    reactions: await reactionsByMessage(db, messages.map((m) => m.id)),
   };
 }
 
@@ -307,6 +309,14 @@ async function checkDirectMessagePermission(db: Executor, realm: Realm, sender: 
   if (!earlier) throw badRequest("You do not have permission to initiate direct message conversations.");
 }
 
+/** Refuses a sender who may not post in this channel, with Zulip's errors. */
+export async function checkMayPost(db: Executor, sender: UserRow, stream: StreamRow): Promise<void> {
+  const subscribed = (await getSubscription(db, sender.id, stream.id))?.active === 1;
+  const refusal = postRefusal(await senderFacts(db, sender, stream.id), channelFacts(stream), subscribed);
+  if (refusal === "no_post_permission") throw badRequest("You do not have permission to post in this channel.");
+  if (refusal === "not_authorized") throw badRequest(`Not authorized to send to channel '${stream.name}'`);
+}
+
 async function checkedStreamTarget(
   db: Executor,
   realm: Realm,
@@ -324,10 +334,7 @@ async function checkedStreamTarget(
     stream = await getStreamByName(db, realm.id, name);
     if (!stream) throw streamDoesNotExistByName(name);
   }
-  const subscribed = (await getSubscription(db, sender.id, stream.id))?.active === 1;
-  const refusal = postRefusal(await senderFacts(db, sender, stream.id), channelFacts(stream), subscribed);
-  if (refusal === "no_post_permission") throw badRequest("You do not have permission to post in this channel.");
-  if (refusal === "not_authorized") throw badRequest(`Not authorized to send to channel '${stream.name}'`);
+  await checkMayPost(db, sender, stream);
   checkTopicAllowed(effectiveTopicsPolicy(realm.props.topics_policy, stream.topics_policy), topic);
   return { kind: "stream", stream, topic };
 }

@@ -69,22 +69,24 @@ export async function doUpdateUserPresence(app: AppContext, realm: Realm, user: 
  * everyone hears at once, and the user's own clients get the setting change.
  */
 export async function doSetPresenceEnabled(app: AppContext, realm: Realm, user: UserRow, enabled: boolean): Promise<void> {
-  await runAction(app, async (tx, events) => {
-    await tx.updateTable("users").set({ presence_enabled: enabled ? 1 : 0 }).where("id", "=", user.id).execute();
-    const now = Math.floor(app.clock.now());
-    if (!enabled) await deletePresence(tx, user.id);
-    const status: PresenceStatus = enabled ? "active" : "idle";
-    await recordPresence(app, tx, events, realm, user, status, enabled ? now : invisibleModeTime(now), true);
-    events.send({
-      realmId: realm.id,
-      userIds: [user.id],
-      event: { type: "user_settings", op: "update", property: "presence_enabled", value: enabled },
-    });
-    events.send({
-      realmId: realm.id,
-      userIds: [user.id],
-      event: { type: "update_global_notifications", notification_name: "presence_enabled", setting: enabled },
-    });
+  await runAction(app, (tx, events) => setPresenceEnabledInTx(app, tx, events, realm, user, enabled));
+}
+
+export async function setPresenceEnabledInTx(app: AppContext, tx: Tx, events: PendingEvents, realm: Realm, user: UserRow, enabled: boolean): Promise<void> {
+  await tx.updateTable("users").set({ presence_enabled: enabled ? 1 : 0 }).where("id", "=", user.id).execute();
+  const now = Math.floor(app.clock.now());
+  if (!enabled) await deletePresence(tx, user.id);
+  const status: PresenceStatus = enabled ? "active" : "idle";
+  await recordPresence(app, tx, events, realm, user, status, enabled ? now : invisibleModeTime(now), true);
+  events.send({
+    realmId: realm.id,
+    userIds: [user.id],
+    event: { type: "user_settings", op: "update", property: "presence_enabled", value: enabled },
+  });
+  events.send({
+    realmId: realm.id,
+    userIds: [user.id],
+    event: { type: "update_global_notifications", notification_name: "presence_enabled", setting: enabled },
   });
 }
 

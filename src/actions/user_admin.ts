@@ -42,7 +42,7 @@ const insufficientPermission = () => badRequest("Insufficient permission");
 export const canAdminUser = (actor: UserRow, target: UserRow) => target.bot_owner_id === actor.id || isAdmin(actor.role);
 
 /** Zulip's access_user_by_id with for_admin: the target, if the caller may administer it. */
-async function accessUserForAdmin(
+export async function accessUserForAdmin(
   tx: Tx,
   caller: Caller,
   userId: number,

@@ -79,8 +79,8 @@ export function describeTopicChange(oldTopic: string, requested: string): TopicC
 }
 
 /** Whether a message this old is past a limit (null: no limit), with Zulip's grace. */
-export function pastDeadline(ageSeconds: number, limitSeconds: number | null): boolean {
-  return limitSeconds !== null && ageSeconds > limitSeconds + EDIT_LIMIT_BUFFER_SECONDS;
+export function pastDeadline(ageSeconds: number, limitSeconds: number | null, bufferSeconds = EDIT_LIMIT_BUFFER_SECONDS): boolean {
+  return limitSeconds !== null && ageSeconds > limitSeconds + bufferSeconds;
 }
 
 /**

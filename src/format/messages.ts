@@ -6,6 +6,7 @@ import { EMAIL_ADDRESS_VISIBILITY } from "../domain/realm_settings.js";
 import { gravatarUrl, userProps } from "./users.js";
 import { topicLinks } from "../markdown/topic_links.js";
 import type { Linkifier } from "../markdown/linkifiers.js";
+import type { MessageReaction } from "../store/reactions.js";
 
 export interface MessageContext {
   realmStringId: string;
@@ -13,6 +14,8 @@ export interface MessageContext {
   streamNames: Map<number, string>;
   /** The organization's linkifiers, in order, for `topic_links`. */
   linkifiers?: readonly Linkifier[];
+  /** Each message's reactions, loaded for the whole page at once. */
+  reactions?: Map<number, MessageReaction[]>;
 }
 
 export interface MessageFormatOptions {
@@ -53,7 +56,7 @@ export function formatMessage(m: MessageRow, ctx: MessageContext, opts: MessageF
     subject: isStream ? displayTopic(m.topic, opts.allowEmptyTopicName) : "",
     topic_links: topicLinks(m.topic, ctx.linkifiers ?? []),
     is_me_message: /^\/me\s/.test(m.content),
-    reactions: [],
+    reactions: ctx.reactions?.get(m.id) ?? [],
     submessages: [],
     timestamp: Number(m.date_sent),
     type: isStream ? "stream" : "private",

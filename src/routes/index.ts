@@ -31,6 +31,9 @@ import { uploadRoutes } from "./uploads.js";
 import { realmEmojiRoutes } from "./realm_emoji.js";
 import { subscriptionSettingRoutes } from "./subscription_settings.js";
 import { mutedUserRoutes } from "./muted_users.js";
+import { reactionRoutes } from "./reactions.js";
+import { typingRoutes } from "./typing.js";
+import { userStatusRoutes } from "./user_status.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -66,4 +69,7 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...realmEmojiRoutes,
   ...subscriptionSettingRoutes,
   ...mutedUserRoutes,
+  ...reactionRoutes,
+  ...typingRoutes,
+  ...userStatusRoutes,
 ];

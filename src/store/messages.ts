@@ -1,6 +1,7 @@
 import { sql, type Selectable } from "kysely";
 import type { Executor, MessageTable } from "./schema.js";
 import { isStorableId } from "./ids.js";
+import { FLAG_BITS } from "../domain/message_flags.js";
 
 export type MessageRow = Selectable<MessageTable>;
 
@@ -82,4 +83,42 @@ export async function topicParticipantIds(db: Executor, streamId: number, topic:
     .where(sql<string>`lower(topic)`, "=", topic.toLowerCase())
     .execute();
   return new Set(rows.map((r) => r.sender_id));
+}
+
+/**
+ * Who hears about a change to a message (a reaction, a deletion): everyone with a copy, and
+ * the subscribers of a channel whose history they can read anyway.
+ */
+export async function messageAudience(db: Executor, message: Pick<MessageRow, "id" | "stream_id">): Promise<Set<number>> {
+  return messagesAudience(db, [message.id], message.stream_id);
+}
+
+/** The same for several messages of one conversation (a channel, or direct messages when null). */
+export async function messagesAudience(db: Executor, messageIds: readonly number[], streamId: number | null): Promise<Set<number>> {
+  const holders = messageIds.length
+    ? await db.selectFrom("user_messages").select("user_id").distinct().where("message_id", "in", messageIds).execute()
+    : [];
+  const audience = new Set(holders.map((r) => r.user_id));
+  if (streamId === null) return audience;
+  const subscribers = await db
+    .selectFrom("subscriptions")
+    .innerJoin("streams", "streams.id", "subscriptions.stream_id")
+    .innerJoin("users", "users.id", "subscriptions.user_id")
+    .select("subscriptions.user_id")
+    .where("subscriptions.stream_id", "=", streamId)
+    .where("streams.history_public_to_subscribers", "=", 1)
+    .where("subscriptions.active", "=", 1)
+    .where("users.is_active", "=", 1)
+    .execute();
+  for (const s of subscribers) audience.add(s.user_id);
+  return audience;
+}
+
+/** Gives a user who can read a channel message without a copy one, read and historical, as Zulip does before they act on it. */
+export async function ensureUserMessage(db: Executor, userId: number, messageId: number): Promise<void> {
+  if ((await userMessageFlags(db, userId, [messageId])).has(messageId)) return;
+  await db
+    .insertInto("user_messages")
+    .values({ user_id: userId, message_id: messageId, flags: FLAG_BITS.read | FLAG_BITS.historical })
+    .execute();
 }

@@ -431,6 +431,26 @@ export interface ChannelEmailAddressTable {
   date_created: number;
 }
 
+/** One user's emoji reaction to one message. */
+export interface ReactionTable {
+  id: Generated<number>;
+  message_id: number;
+  user_id: number;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+}
+
+/** A user's status; empty strings are the defaults (no text, no emoji). */
+export interface UserStatusTable {
+  user_id: number;
+  status_text: Generated<string>;
+  emoji_name: Generated<string>;
+  emoji_code: Generated<string>;
+  reaction_type: Generated<string>;
+  timestamp: number;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -469,6 +489,8 @@ export interface DB {
   attachment_messages: AttachmentMessageTable;
   muted_users: MutedUserTable;
   channel_email_addresses: ChannelEmailAddressTable;
+  reactions: ReactionTable;
+  user_status: UserStatusTable;
 }
 
 export type Db = Kysely<DB>;

@@ -24,6 +24,13 @@ declare module "zulip-js" {
     emojis: {
       retrieve(params?: Params): Response;
     };
+    reactions: {
+      add(params: Params): Response;
+      remove(params: Params): Response;
+    };
+    typing: {
+      send(params: Params): Response;
+    };
     users: {
       retrieve(params?: Params): Response;
       create(params: Params): Response;

@@ -21,3 +21,4 @@ import "./muted_users.js";
 import "./recent_private_conversations.js";
 import "./bots.js";
 import "./server_features.js";
+import "./user_status.js";

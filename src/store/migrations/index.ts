@@ -11,6 +11,7 @@ import * as m008 from "./008_invites.js";
 import * as m009 from "./009_push_devices.js";
 import * as m010 from "./010_realm_emoji.js";
 import * as m013 from "./013_attachments.js";
+import * as m014 from "./014_reactions_status.js";
 import * as m015 from "./015_user_topics.js";
 import * as m016 from "./016_muted_users_channel_emails.js";
 import * as m018 from "./018_misc.js";
@@ -31,6 +32,7 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["009_push_devices", m009.up],
   ["010_realm_emoji", m010.up],
   ["013_attachments", m013.up],
+  ["014_reactions_status", m014.up],
   ["015_user_topics", m015.up],
   ["016_muted_users_channel_emails", m016.up],
   ["018_misc", m018.up],
