@@ -110,6 +110,10 @@ const OVERRIDES: Record<string, () => Overrides> = {
   }),
   "delete-topic": () => ({ params: { topic_name: "doomed" } }),
   "deactivate-custom-emoji": () => ({ path: { emoji_name: "green_tick" } }),
+  "remove-reaction": () => ({ params: { emoji_name: "octopus" } }),
+  "update-status": () => ({ params: { status_text: "on vacation" } }),
+  "update-status-for-user": () => ({ params: { status_text: "in a meeting" } }),
+  "set-typing-status": () => ({ params: { op: "start", type: "direct", to: [t.member.id] } }),
   "update-user-by-email": () => ({ path: { email: t.member.email }, params: { full_name: "Renamed By Email" } }),
   "reactivate-user": () => ({ path: { user_id: throwaway.id } }),
 };
