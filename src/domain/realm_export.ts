@@ -2,6 +2,8 @@
  * Organization data exports: Zulip's export types, statuses and limits, how each table of the
  * schema is scoped to one organization, and the order tables can be loaded back in.
  */
+import type { Selectable } from "kysely";
+import type { RealmExportTable } from "../store/schema.js";
 import { EMAIL_ADDRESS_VISIBILITY } from "./realm_settings.js";
 
 export const ExportType = { PUBLIC: 1, FULL_WITH_CONSENT: 2 } as const;
@@ -31,16 +33,7 @@ export function exportRefusal(type: ExportTypeValue, owners: readonly OwnerExpor
   return null;
 }
 
-export interface ExportRecord {
-  id: number;
-  acting_user_id: number | null;
-  type: number;
-  status: number;
-  date_requested: number;
-  date_succeeded: number | null;
-  date_failed: number | null;
-  date_deleted: number | null;
-}
+export type ExportRecord = Omit<Selectable<RealmExportTable>, "realm_id" | "path">;
 
 /** One export as GET /export/realm and `realm_export` events show it. */
 export function serializeExport(row: ExportRecord, url: string | null) {
