@@ -7,6 +7,7 @@ import { ZulipError } from "./http/errors.js";
 import type { EndpointDef, Method } from "./http/endpoint.js";
 import { ALL_ENDPOINTS } from "./routes/index.js";
 import { registerSignupPages } from "./routes/web/signup.js";
+import { registerEmailChangePages } from "./routes/web/email_change.js";
 import { registerExportDownloads } from "./routes/web/exports.js";
 import { registerVideoCallPages } from "./routes/web/video_calls.js";
 import { registerFilePages } from "./routes/web/files.js";
@@ -90,6 +91,7 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
     { prefix: API_PREFIX },
   );
   registerSignupPages(server, app);
+  registerEmailChangePages(server, app);
   registerExportDownloads(server, app);
   registerVideoCallPages(server, app);
   registerFilePages(server, app);

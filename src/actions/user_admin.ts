@@ -63,7 +63,7 @@ async function isOnlyHumanOwner(tx: Tx, target: UserRow): Promise<boolean> {
 
 const everyone = (tx: Tx, realm: Realm) => activeRealmUserIds(tx, realm.id);
 
-async function sendUserUpdate(tx: Tx, events: PendingEvents, realm: Realm, target: UserRow, person: Record<string, unknown>, to?: number[]) {
+export async function sendUserUpdate(tx: Tx, events: PendingEvents, realm: Realm, target: UserRow, person: Record<string, unknown>, to?: number[]) {
   events.send({
     realmId: realm.id,
     event: { type: "realm_user", op: "update", person: { user_id: target.id, ...person } },
@@ -122,7 +122,7 @@ async function changeRoleInTx(tx: Tx, app: AppContext, events: PendingEvents, re
   await announceChannelAudienceChanges(tx, app, events, realm, audiences);
 }
 
-async function changeFullNameInTx(tx: Tx, events: PendingEvents, realm: Realm, target: UserRow, raw: string) {
+export async function changeFullNameInTx(tx: Tx, events: PendingEvents, realm: Realm, target: UserRow, raw: string) {
   const fullName = validateFullName(raw);
   if (realm.props.require_unique_names) {
     const others = await tx.selectFrom("users").select("full_name").where("realm_id", "=", realm.id).where("id", "!=", target.id).execute();
@@ -133,7 +133,7 @@ async function changeFullNameInTx(tx: Tx, events: PendingEvents, realm: Realm, t
   if (target.is_bot === 1) await sendBotUpdate(tx, events, realm, target, { full_name: fullName });
 }
 
-async function changeEmailInTx(tx: Tx, events: PendingEvents, realm: Realm, target: UserRow, email: string) {
+export async function changeEmailInTx(tx: Tx, events: PendingEvents, realm: Realm, target: UserRow, email: string) {
   if (!isValidEmail(email)) throw badRequest("Invalid address.");
   const existing = await getUserByDeliveryEmail(tx, realm.id, email);
   if (existing) throw badRequest(existing.is_active === 1 ? "Already has an account." : "Account has been deactivated.");

@@ -1,6 +1,7 @@
 import type { AppContext } from "../context.js";
 import type { Caller } from "../http/auth.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
+import { storedRealmDefaults } from "./user_settings.js";
 import type { Realm } from "../store/realms.js";
 import {
   activeRealmUsers,
@@ -44,6 +45,8 @@ export interface CreateUserInput {
 export async function createUserInTx(tx: Tx, app: AppContext, realm: Realm, input: CreateUserInput): Promise<UserRow> {
   const now = input.dateJoined ?? Math.floor(app.clock.now());
   const visibility = input.isBot ? EMAIL_ADDRESS_VISIBILITY.EVERYONE : realm.props.email_address_visibility;
+  // New people start from the organization's defaults; bots from Zulip's.
+  const defaults = input.isBot ? {} : storedRealmDefaults(realm);
   const inserted = await tx
     .insertInto("users")
     .values({
@@ -61,8 +64,8 @@ export async function createUserInTx(tx: Tx, app: AppContext, realm: Realm, inpu
       password_hash: input.password ? await hashPassword(input.password) : null,
       date_joined: now,
       timezone: input.timezone ?? "",
-      presence_enabled: 1,
-      props: JSON.stringify({ email_address_visibility: visibility }),
+      presence_enabled: defaults.presence_enabled === false ? 0 : 1,
+      props: JSON.stringify({ ...defaults, email_address_visibility: visibility }),
     })
     .returningAll()
     .executeTakeFirstOrThrow();

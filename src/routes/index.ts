@@ -1,5 +1,6 @@
 import type { EndpointDef } from "../http/endpoint.js";
 import { authRoutes } from "./auth.js";
+import { settingsRoutes } from "./settings.js";
 import { userRoutes } from "./users.js";
 import { streamRoutes } from "./streams.js";
 import { subscriptionRoutes } from "./subscriptions.js";
@@ -38,6 +39,7 @@ import { userStatusRoutes } from "./user_status.js";
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
   ...authRoutes,
+  ...settingsRoutes,
   ...userRoutes,
   ...userGroupRoutes,
   ...streamRoutes,

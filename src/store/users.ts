@@ -158,7 +158,7 @@ export async function getUserByApiEmail(db: Executor, realmId: number, email: st
     .executeTakeFirst();
 }
 
-export type UserChanges = Partial<Pick<UserRow, "full_name" | "role" | "email" | "delivery_email" | "is_active">>;
+export type UserChanges = Partial<Pick<UserRow, "full_name" | "role" | "email" | "delivery_email" | "is_active" | "password_hash" | "timezone">>;
 
 export async function updateUser(db: Executor, userId: number, changes: UserChanges): Promise<void> {
   await db.updateTable("users").set(changes).where("id", "=", userId).execute();

@@ -59,14 +59,6 @@ const KEYS_BY_TYPE: Record<string, string[]> = {
   video_calls: ["has_zoom_token"],
 };
 
-/**
- * Types whose register sections other helpers of issue 10 are writing on their own branches.
- * This list must shrink to empty once those branches are merged.
- */
-const PENDING_ELSEWHERE = new Set([
-  "realm_user_settings_defaults",
-]);
-
 /** Keys every register answer has, whatever was asked for. */
 const ALWAYS = ["result", "msg", "queue_id", "last_event_id", "zulip_version", "zulip_feature_level", "zulip_merge_base"];
 
@@ -95,7 +87,7 @@ async function register(u: TestUser, params: Record<string, unknown> = {}) {
 
 describe("POST /register fetch_event_types", () => {
   for (const [type, keys] of Object.entries(KEYS_BY_TYPE)) {
-    test(`${type} brings ${keys.join(", ")}`, { skip: PENDING_ELSEWHERE.has(type) && "section written on another branch" }, async () => {
+    test(`${type} brings ${keys.join(", ")}`, async () => {
       const body = await register(t.member, { fetch_event_types: [type] });
       for (const key of keys) assert.ok(key in body, `${key} missing for ${type}`);
     });
@@ -186,11 +178,8 @@ describe("recent_private_conversations", () => {
 });
 
 describe("what real clients read", () => {
-  // Keys from sections other helpers are writing (see PENDING_ELSEWHERE); they join the checks
-  // below once merged.
-  const PENDING_KEYS = new Set<string>([]);
   const present = (body: Record<string, unknown>, keys: string[]) =>
-    keys.filter((k) => !PENDING_KEYS.has(k)).filter((k) => !(k in body));
+    keys.filter((k) => !(k in body));
 
   test("zulip-terminal's register (it asks for zulip_version, which is not a type) has every key it reads", async () => {
     const body = await register(t.member, {

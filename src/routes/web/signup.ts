@@ -26,7 +26,7 @@ input{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem}
 button{margin-top:1.5rem;padding:.6rem 1.2rem;font-size:1rem;background:#1e5bb8;color:#fff;border:0;border-radius:4px}
 .error{color:#b00020}`;
 
-function page(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
+export function page(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
   const html = `<!DOCTYPE html>
 <html lang="en">
 <head>
