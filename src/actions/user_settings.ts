@@ -10,6 +10,7 @@ import { getRealm, updateRealmRow } from "../store/realms.js";
 import { activeRealmUserIds, activeRealmUsers, getRealmUser, getUserByDeliveryEmail, setUserProp, updateUser, type UserRow } from "../store/users.js";
 import { userIdsWhoCanAccess } from "../store/user_access.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
+import type { Notice } from "../events/bus.js";
 import { badRequest } from "../http/errors.js";
 import { generateConfirmationKey, hashPassword, verifyPassword } from "../security/credentials.js";
 import { canSeeDeliveryEmail, userProps } from "../format/users.js";
@@ -48,14 +49,15 @@ function checkSettings(settings: Record<string, unknown>): void {
   }
 }
 
-const userSettingEvents = (realmId: number, user: UserRow, name: string, value: unknown) => {
+/** The modern event, and the legacy one of the setting's family for older clients. */
+const userSettingEvents = (realmId: number, user: UserRow, name: string, value: unknown): Notice[] => {
   const extra = name === "default_language" ? { language_name: LANGUAGES[String(value)] } : {};
-  const notices = [{ realmId, userIds: [user.id], event: { type: "user_settings", op: "update", property: name, value, ...extra } }];
+  const notices: Notice[] = [{ realmId, userIds: [user.id], event: { type: "user_settings", op: "update", property: name, value, ...extra } }];
   const legacy = name === "timezone" ? "display" : USER_SETTINGS[name]?.legacy;
   if (legacy === "display") {
-    notices.push({ realmId, userIds: [user.id], event: { type: "update_display_settings", user: user.email, setting_name: name, setting: value, ...extra } } as never);
+    notices.push({ realmId, userIds: [user.id], event: { type: "update_display_settings", user: user.email, setting_name: name, setting: value, ...extra } });
   } else if (legacy === "notification") {
-    notices.push({ realmId, userIds: [user.id], event: { type: "update_global_notifications", user: user.email, notification_name: name, setting: value } } as never);
+    notices.push({ realmId, userIds: [user.id], event: { type: "update_global_notifications", user: user.email, notification_name: name, setting: value } });
   }
   return notices;
 };
