@@ -6,6 +6,7 @@ import { Api } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { makeChannel, ok, setRealmProps, type MadeChannel } from "../helpers/channels.js";
 import { expectError } from "../helpers/expect.js";
+import { setUserProp as setStoredUserProp } from "../../src/store/users.js";
 
 let srv: TestServer;
 let t: TestRealm;
@@ -30,10 +31,7 @@ async function send(from: TestUser, to: MadeChannel | TestUser[], content = "hel
 
 const markRead = (u: TestUser, id: number) => ok(api(u).post("/messages/flags", { op: "add", flag: "read", messages: [id] }));
 
-async function setUserProp(u: TestUser, key: string, value: unknown) {
-  const { props } = await srv.app.db.selectFrom("users").select("props").where("id", "=", u.id).executeTakeFirstOrThrow();
-  await srv.app.db.updateTable("users").set({ props: JSON.stringify({ ...JSON.parse(props), [key]: value }) }).where("id", "=", u.id).execute();
-}
+const setUserProp = (u: TestUser, key: string, value: unknown) => setStoredUserProp(srv.app.db, u.id, key, value);
 
 const receipts = (u: TestUser, id: number | string) => api(u).get(`/messages/${id}/read_receipts`);
 

@@ -5,6 +5,7 @@
 import { test, before, after, describe, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { ManualClock, startTestServer, type TestServer } from "../helpers/server.js";
+import { ok } from "../helpers/channels.js";
 import { Api, type ApiResponse } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { expectError } from "../helpers/expect.js";
@@ -26,12 +27,6 @@ let lounge: number;
 
 const api = (u: TestUser) => new Api(srv.url, u);
 type Ev = Record<string, unknown>;
-
-async function ok(r: Promise<ApiResponse>): Promise<Record<string, any>> {
-  const res = await r;
-  assert.equal(res.body.result, "success", JSON.stringify(res.body));
-  return res.body;
-}
 
 const mute = (u: TestUser, id: number) => api(u).post(`/users/me/muted_users/${id}`);
 const unmute = (u: TestUser, id: number) => api(u).delete(`/users/me/muted_users/${id}`);

@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 import { Api, type ApiResponse } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { expectError, expectSuccess } from "../helpers/expect.js";
-import { streamIdOf } from "../helpers/channels.js";
+import { streamIdOf, ok } from "../helpers/channels.js";
 import { runAction } from "../../src/actions/run.js";
 import { createStreamInTx } from "../../src/actions/streams.js";
 import { createUserInTx } from "../../src/actions/users.js";
@@ -31,12 +31,6 @@ let roles: [string, TestUser][];
 
 const api = (u: TestUser) => new Api(srv.url, u);
 type Ev = Record<string, unknown>;
-
-async function ok(r: Promise<ApiResponse>): Promise<Record<string, any>> {
-  const res = await r;
-  assert.equal(res.body.result, "success", JSON.stringify(res.body));
-  return res.body;
-}
 
 async function register(u: TestUser, eventTypes: string[], fetch?: string[]) {
   return ok(api(u).post("/register", { event_types: eventTypes, fetch_event_types: fetch }));
