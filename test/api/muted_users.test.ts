@@ -6,7 +6,7 @@ import { test, before, after, describe, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { ManualClock, startTestServer, type TestServer } from "../helpers/server.js";
 import { ok } from "../helpers/channels.js";
-import { Api, type ApiResponse } from "../helpers/client.js";
+import { Api } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { expectError } from "../helpers/expect.js";
 import { runAction } from "../../src/actions/run.js";
@@ -23,7 +23,6 @@ let srv: TestServer;
 let clock: ManualClock;
 let t: TestRealm;
 let o: TestRealm;
-let lounge: number;
 
 const api = (u: TestUser) => new Api(srv.url, u);
 type Ev = Record<string, unknown>;
@@ -60,10 +59,9 @@ before(async () => {
   srv = await startTestServer({}, { clock });
   t = await createTestRealm(srv.app);
   o = await createTestRealm(srv.app, "other");
-  lounge = await runAction(srv.app, async (tx) => {
+  await runAction(srv.app, async (tx) => {
     const s = await createStreamInTx(tx, srv.app, t.realm, null, { name: "lounge" });
     await addSubscriptions(tx, s.id, [t.owner, t.admin, t.moderator, t.member, t.member2, t.guest, t.bot].map((u) => u.id));
-    return s.id;
   });
 });
 after(() => srv.close());

@@ -6,7 +6,7 @@
 import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { Api, type ApiResponse } from "../helpers/client.js";
+import { Api } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { expectError, expectSuccess } from "../helpers/expect.js";
 import { streamIdOf, ok } from "../helpers/channels.js";
