@@ -6,6 +6,7 @@
 import type { AppContext } from "../context.js";
 import type { Caller } from "../http/auth.js";
 import type { Realm } from "../store/realms.js";
+import type { Executor } from "../store/schema.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
 import { adminRequired, badRequest, ownerRequired, ZulipError } from "../http/errors.js";
 import {
@@ -133,10 +134,15 @@ export async function changeFullNameInTx(tx: Tx, events: PendingEvents, realm: R
   if (target.is_bot === 1) await sendBotUpdate(tx, events, realm, target, { full_name: fullName });
 }
 
-export async function changeEmailInTx(tx: Tx, events: PendingEvents, realm: Realm, target: UserRow, email: string) {
+/** Whether an address may become someone's in this organization. */
+export async function checkNewEmail(db: Executor, realmId: number, email: string): Promise<void> {
   if (!isValidEmail(email)) throw badRequest("Invalid address.");
-  const existing = await getUserByDeliveryEmail(tx, realm.id, email);
+  const existing = await getUserByDeliveryEmail(db, realmId, email);
   if (existing) throw badRequest(existing.is_active === 1 ? "Already has an account." : "Account has been deactivated.");
+}
+
+export async function changeEmailInTx(tx: Tx, events: PendingEvents, realm: Realm, target: UserRow, email: string) {
+  await checkNewEmail(tx, realm.id, email);
   const isPublic = emailVisibility(target) === EMAIL_ADDRESS_VISIBILITY.EVERYONE;
   await updateUser(tx, target.id, isPublic ? { delivery_email: email, email } : { delivery_email: email });
   const updated = { ...target, delivery_email: email };

@@ -7,15 +7,14 @@ import type { AppContext } from "../context.js";
 import type { Caller } from "../http/auth.js";
 import type { Realm } from "../store/realms.js";
 import { getRealm, updateRealmRow } from "../store/realms.js";
-import { activeRealmUserIds, activeRealmUsers, getRealmUser, getUserByDeliveryEmail, setUserProp, updateUser, type UserRow } from "../store/users.js";
+import { activeRealmUserIds, activeRealmUsers, getRealmUser, setUserProp, updateUser, type UserRow } from "../store/users.js";
 import { userIdsWhoCanAccess } from "../store/user_access.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
 import type { Notice } from "../events/bus.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest, ZulipError } from "../http/errors.js";
 import { generateConfirmationKey, hashPassword, verifyPassword } from "../security/credentials.js";
 import { canSeeDeliveryEmail, userProps } from "../format/users.js";
 import { isAdmin } from "../domain/roles.js";
-import { isValidEmail } from "../domain/users.js";
 import { EMAIL_ADDRESS_VISIBILITY } from "../domain/realm_settings.js";
 import {
   LANGUAGES,
@@ -25,7 +24,7 @@ import {
   settingRefusal,
   settingValues,
 } from "../domain/user_settings.js";
-import { changeEmailInTx, changeFullNameInTx, sendUserUpdate } from "./user_admin.js";
+import { changeEmailInTx, changeFullNameInTx, checkNewEmail, sendUserUpdate } from "./user_admin.js";
 import { setPresenceEnabledInTx } from "./presence.js";
 
 /** Zulip's PASSWORD_MIN_LENGTH. */
@@ -104,9 +103,7 @@ export async function doUpdateSettings(app: AppContext, caller: Caller, change: 
   const emailChange = newEmail !== undefined && newEmail !== caller.user.delivery_email ? newEmail : undefined;
   if (emailChange !== undefined) {
     if (realm.props.email_changes_disabled && !isAdmin(caller.user.role)) throw badRequest("Email address changes are disabled in this organization.");
-    if (!isValidEmail(emailChange)) throw badRequest("Invalid address.");
-    const existing = await getUserByDeliveryEmail(app.db, realm.id, emailChange);
-    if (existing) throw badRequest("Already has an account.");
+    await checkNewEmail(app.db, realm.id, emailChange);
   }
   await runAction(app, async (tx, events) => {
     let user = (await getRealmUser(tx, realm.id, caller.user.id))!;
@@ -171,8 +168,13 @@ export async function confirmEmailChange(app: AppContext, link: string): Promise
     if (app.clock.now() > pending.expires) throw new EmailChangeRefused("This confirmation link has expired.");
     const realm = await getRealm(tx, user.realm_id);
     if (!realm || user.is_active !== 1) throw new EmailChangeRefused("This account is no longer active.");
-    if (await getUserByDeliveryEmail(tx, realm.id, pending.email)) throw new EmailChangeRefused("This address is already in use.");
-    await changeEmailInTx(tx, events, realm, user, pending.email);
+    try {
+      await changeEmailInTx(tx, events, realm, user, pending.email);
+    } catch (err) {
+      // The address may have been taken since the link was sent.
+      if (err instanceof ZulipError) throw new EmailChangeRefused(err.msg);
+      throw err;
+    }
     await setUserProp(tx, user.id, "pending_email_change", undefined);
     return { email: pending.email, realm };
   });
