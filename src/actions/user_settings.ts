@@ -118,7 +118,8 @@ export async function doUpdateSettings(app: AppContext, caller: Caller, change: 
     for (const [name, value] of Object.entries(change.settings)) {
       if (current[name] === value) continue;
       await changeSettingInTx(app, tx, events, realm, user, name, value);
-      user = (await getRealmUser(tx, realm.id, user.id))!;
+      // Only the address visibility changes a column later events name (the API email).
+      if (name === "email_address_visibility") user = (await getRealmUser(tx, realm.id, user.id))!;
     }
     if (change.timezone !== undefined && change.timezone !== user.timezone) {
       await updateUser(tx, user.id, { timezone: change.timezone });
