@@ -2,7 +2,7 @@ import { accessStreamById } from "./streams.js";
 import type { AppContext } from "../context.js";
 import type { Caller } from "../http/auth.js";
 import { badRequest, notFound } from "../http/errors.js";
-import { userProps } from "../format/users.js";
+import { userSetting } from "../format/users.js";
 import {
   MAX_DRAFTS_IN_REGISTER_RESPONSE,
   directMessageKey,
@@ -37,7 +37,7 @@ export interface DraftInput {
 
 /** Drafts are only kept on the server for users who synchronize them. */
 export function checkDraftsSynchronized(user: UserRow): void {
-  if (userProps(user).enable_drafts_synchronization === false) {
+  if (userSetting(user, "enable_drafts_synchronization") === false) {
     throw badRequest("User has disabled synchronizing drafts.");
   }
 }

@@ -3,7 +3,7 @@ import type { AppContext } from "../context.js";
 import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
 import { readersOf } from "../store/message_flags.js";
-import { userProps } from "../format/users.js";
+import { userSetting } from "../format/users.js";
 import { mutedUsersOf, mutingUserIds } from "../store/muted_users.js";
 import { badRequest } from "../http/errors.js";
 import type { NarrowTerm } from "../domain/narrow.js";
@@ -22,7 +22,7 @@ export async function readReceipts(app: AppContext, user: UserRow, realm: Realm,
   // Muting hides people both ways: whom the requester muted, and who muted the requester.
   const hidden = new Set([...(await mutedUsersOf(app.db, user.id)).map((m) => m.id), ...(await mutingUserIds(app.db, user.id))]);
   return {
-    user_ids: readers.filter((u) => userProps(u).send_read_receipts !== false && !hidden.has(u.id)).map((u) => u.id),
+    user_ids: readers.filter((u) => userSetting(u, "send_read_receipts") === true && !hidden.has(u.id)).map((u) => u.id),
   };
 }
 

@@ -22,7 +22,7 @@ import {
 import { activeRealmUsers } from "../store/users.js";
 import type { Executor } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
-import { emailVisibility, userProps } from "../format/users.js";
+import { emailVisibility, userSetting } from "../format/users.js";
 import { isAdmin, Role } from "../domain/roles.js";
 import {
   deleteRefusal,
@@ -72,7 +72,7 @@ export async function doExportRealm(app: AppContext, caller: Caller, type: Expor
     }
     const owners = (await activeRealmUsers(tx, realm.id))
       .filter((u) => u.role === Role.OWNER && u.is_bot === 0)
-      .map((u) => ({ emailAddressVisibility: emailVisibility(u), allowPrivateDataExport: userProps(u).allow_private_data_export === true }));
+      .map((u) => ({ emailAddressVisibility: emailVisibility(u), allowPrivateDataExport: userSetting(u, "allow_private_data_export") === true }));
     const refusal = exportRefusal(type, owners, support);
     if (refusal) throw badRequest(refusal);
     const id = await insertRealmExport(tx, {
@@ -128,7 +128,7 @@ export async function doDeleteRealmExport(app: AppContext, caller: Caller, expor
 export async function getExportConsents(app: AppContext, caller: Caller) {
   return (await activeRealmUsers(app.db, caller.realm.id))
     .filter((u) => u.is_bot === 0)
-    .map((u) => ({ user_id: u.id, consented: userProps(u).allow_private_data_export === true }));
+    .map((u) => ({ user_id: u.id, consented: userSetting(u, "allow_private_data_export") === true }));
 }
 
 /** The archive a download URL names, if it is a finished export of this server. */

@@ -29,7 +29,7 @@ import { isValidEmail, nameKey, validateFullName } from "../domain/users.js";
 import { hasGroupPermission, permissionConfigOf, USER_GROUP_SETTINGS } from "../domain/group_setting_value.js";
 import { REALM_PERMISSION_SETTINGS } from "../domain/permission_settings.js";
 import { EMAIL_ADDRESS_VISIBILITY } from "../domain/realm_settings.js";
-import { canSeeDeliveryEmail, emailVisibility, gravatarUrl, userProps } from "../format/users.js";
+import { canSeeDeliveryEmail, emailVisibility, gravatarUrl, userSetting } from "../format/users.js";
 import { groupSettingValueForApi } from "../format/group_setting.js";
 import { allChannelAudiences, announceChannelAudienceChanges } from "./channel_visibility.js";
 import { sendPeerEvents } from "./subscriptions.js";
@@ -358,7 +358,7 @@ export async function doReactivateUser(app: AppContext, caller: Caller, userId: 
       const admins = (await activeRealmUsers(tx, realm.id)).filter((u) => isAdmin(u.role) && u.is_bot === 0).map((u) => u.id);
       events.send({
         realmId: realm.id,
-        event: { type: "realm_export_consent", user_id: target.id, consented: userProps(target).allow_private_data_export === true },
+        event: { type: "realm_export_consent", user_id: target.id, consented: userSetting(target, "allow_private_data_export") === true },
         userIds: admins,
       });
     }

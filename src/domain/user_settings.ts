@@ -149,11 +149,14 @@ export function settingRefusal(name: string, value: unknown): string | null {
   return null;
 }
 
-/** A person's value for every setting: what they stored, else what they started from. */
+/** A person's value for a setting: what they stored, else Zulip's default. */
+export function settingValue(stored: Readonly<Record<string, unknown>>, name: string): unknown {
+  return name in stored ? stored[name] : USER_SETTINGS[name].default;
+}
+
+/** The same for several settings (all by default). */
 export function settingValues(stored: Readonly<Record<string, unknown>>, names: readonly string[] = SETTING_NAMES): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const name of names) out[name] = name in stored ? stored[name] : USER_SETTINGS[name].default;
-  return out;
+  return Object.fromEntries(names.map((name) => [name, settingValue(stored, name)]));
 }
 
 /** Timezones are IANA names, or "" for none. */

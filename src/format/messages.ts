@@ -3,7 +3,7 @@ import type { MessageRow } from "../store/messages.js";
 import type { UserRow } from "../store/users.js";
 import { displayTopic } from "../domain/topics.js";
 import { EMAIL_ADDRESS_VISIBILITY } from "../domain/realm_settings.js";
-import { gravatarUrl, userProps } from "./users.js";
+import { emailVisibility, gravatarUrl } from "./users.js";
 import { topicLinks } from "../markdown/topic_links.js";
 import type { Linkifier } from "../markdown/linkifiers.js";
 import type { MessageReaction } from "../store/reactions.js";
@@ -26,8 +26,7 @@ export interface MessageFormatOptions {
 
 /** Gravatar URLs are left to clients that compute them, when the address is public. */
 function senderAvatar(sender: UserRow, clientGravatar: boolean): string | null {
-  const visibility = Number(userProps(sender).email_address_visibility ?? EMAIL_ADDRESS_VISIBILITY.EVERYONE);
-  if (clientGravatar && visibility === EMAIL_ADDRESS_VISIBILITY.EVERYONE) return null;
+  if (clientGravatar && emailVisibility(sender) === EMAIL_ADDRESS_VISIBILITY.EVERYONE) return null;
   return gravatarUrl(sender.delivery_email);
 }
 

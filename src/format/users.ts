@@ -3,13 +3,19 @@ import type { UserRow } from "../store/users.js";
 import type { ProfileData } from "../store/custom_profile_fields.js";
 import { Role, isAdmin, isGuest, isOwner } from "../domain/roles.js";
 import { EMAIL_ADDRESS_VISIBILITY } from "../domain/realm_settings.js";
+import { settingValue } from "../domain/user_settings.js";
 
 export function userProps(user: UserRow): Record<string, unknown> {
   return JSON.parse(user.props);
 }
 
+/** One of the user's personal settings, Zulip's default where they have not set it. */
+export function userSetting(user: UserRow, name: string): unknown {
+  return settingValue(userProps(user), name);
+}
+
 export function emailVisibility(user: UserRow): number {
-  return Number(userProps(user).email_address_visibility ?? EMAIL_ADDRESS_VISIBILITY.EVERYONE);
+  return Number(userSetting(user, "email_address_visibility"));
 }
 
 /** Which email_address_visibility values let a user of `role` see the address (Nobody: none). */

@@ -14,7 +14,7 @@ import * as tar from "tar";
 import type { AppContext } from "../context.js";
 import { listTables, realmRows, type RowSelection } from "../store/realm_tables.js";
 import { ExportType, isPrivateUserTable, UNEXPORTED_TABLES } from "../domain/realm_export.js";
-import { userProps } from "../format/users.js";
+import { userSetting } from "../format/users.js";
 import { listUsers } from "../store/users.js";
 import type { Realm } from "../store/realms.js";
 import { pipeline } from "node:stream/promises";
@@ -49,7 +49,7 @@ async function selection(app: AppContext, realmId: number, type: number): Promis
   const tables = await listTables(app.db);
   const consenting =
     type === ExportType.FULL_WITH_CONSENT
-      ? (await listUsers(app.db, realmId)).filter((u) => userProps(u).allow_private_data_export === true).map((u) => u.id)
+      ? (await listUsers(app.db, realmId)).filter((u) => userSetting(u, "allow_private_data_export") === true).map((u) => u.id)
       : [];
   return {
     realmId,
