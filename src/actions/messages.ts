@@ -218,7 +218,9 @@ export async function sendMessageInTx(
         sender_email_address_visibility: userProps(sender).email_address_visibility,
         sender_avatar_source: "G",
       },
-      ...(target.kind === "stream" && target.stream.invite_only === 0 ? { invite_only: false } : {}),
+      ...(target.kind === "stream" && target.stream.invite_only === 0
+        ? { invite_only: false, web_public: target.stream.is_web_public === 1 }
+        : {}),
       ...(opts.senderQueueId !== undefined ? { sender_queue_id: opts.senderQueueId, local_id: opts.localId ?? null } : {}),
     },
     userIds: [...flagsByUser.keys()],

@@ -16,6 +16,7 @@ import type { EventQueueTimings } from "../config.js";
 import type { EventBus, Notice } from "./bus.js";
 import { badEventQueueId, badRequest } from "../http/errors.js";
 import type { NarrowTerm } from "../domain/event_narrow.js";
+import { isGuest } from "../domain/roles.js";
 import { shapeForQueue, type ClientCapabilities, type Event, type QueueProfile, type ShapeCache } from "./shaping.js";
 
 export interface QueueSpec {
@@ -29,6 +30,8 @@ export interface QueueSpec {
   clientGravatar: boolean;
   slimPresence: boolean;
   allPublicStreams: boolean;
+  /** Whether the user is a guest, who may read only the public channels that are web-public. */
+  guest: boolean;
   capabilities: ClientCapabilities;
   /** Idle seconds before the queue is removed; 0 means the server default. */
   lifespanSecs: number;
@@ -296,9 +299,11 @@ export class EventQueues {
       for (const queue of this.byUser.get(userId) ?? []) targets.set(queue, notice.perUser?.get(userId));
     }
     const event = notice.event;
+    this.followRoleChange(event);
     if (event.type === "message" && event.invite_only === false) {
       for (const queue of this.allStreamsByRealm.get(notice.realmId) ?? []) {
-        if (!targets.has(queue)) targets.set(queue, { flags: [] });
+        if (targets.has(queue) || (queue.spec.guest && event.web_public !== true)) continue;
+        targets.set(queue, { flags: [] });
       }
     }
     const cache: ShapeCache = new Map();
@@ -308,6 +313,14 @@ export class EventQueues {
       for (const e of shaped) queue.push(e);
       this.finishWaiter(queue);
     }
+  }
+
+  /** A queue outlives role changes; what it may read of unsubscribed channels follows the role. */
+  private followRoleChange(event: Event): void {
+    if (event.type !== "realm_user" || event.op !== "update") return;
+    const person = event.person as { user_id?: number; role?: number } | undefined;
+    if (person?.role === undefined || person.user_id === undefined) return;
+    for (const queue of this.byUser.get(person.user_id) ?? []) queue.spec.guest = isGuest(person.role);
   }
 
   /** Called whenever a GET /events starts waiting (metrics, tests, benchmarks). */

@@ -16,8 +16,8 @@ export function checkQueueRequest(caller: Caller, narrow: QueueSpec["narrow"], a
   if (allPublicStreams && isGuest(caller.user.role)) throw badRequest("User not authorized for this query");
 }
 
-export function queueSpecFor(caller: Caller, o: Omit<QueueSpec, "userId" | "realmId" | "clientName">): QueueSpec {
-  return { userId: caller.user.id, realmId: caller.realm.id, clientName: caller.clientName, ...o };
+export function queueSpecFor(caller: Caller, o: Omit<QueueSpec, "userId" | "realmId" | "clientName" | "guest">): QueueSpec {
+  return { userId: caller.user.id, realmId: caller.realm.id, clientName: caller.clientName, guest: isGuest(caller.user.role), ...o };
 }
 
 /**

@@ -9,7 +9,8 @@
  *   whether a `client_gravatar` client gets a null `avatar_url`; top-level `local_id` and
  *   `sender_queue_id` echo the sender's local id to the queue that sent it; top-level
  *   `invite_only: false` marks a public channel message, which also reaches queues registered
- *   with `all_public_streams` or a narrow. Each recipient's `flags` come from `Notice.perUser`;
+ *   with `all_public_streams` or a narrow (a guest's narrowed queue only when `web_public: true`
+ *   says the channel is web-public). Each recipient's `flags` come from `Notice.perUser`;
  *   no other top-level field of a message event reaches clients.
  * - presence events carry the legacy fields (`user_id`, `email`, `server_timestamp`, `presence`)
  *   and the modern `presences` map; each queue gets the one format its client asked for.

@@ -20,6 +20,7 @@ const spec = (userId: number, over: Partial<QueueSpec> = {}): QueueSpec => ({
   clientGravatar: false,
   slimPresence: false,
   allPublicStreams: false,
+  guest: false,
   capabilities: {},
   lifespanSecs: 0,
   ...over,
