@@ -28,7 +28,17 @@ function checkField(errors: ValidationErrors, field: string, value: string, vali
   if (message !== null) addError(errors, field, message);
 }
 
-const templateError = (template: string) => (UriTemplate.parse(template) ? null : INVALID_TEMPLATE);
+/**
+ * Zulip checks only a template's syntax. Confab also refuses templates whose links could run or
+ * embed content (`javascript:`, `data:`), or whose scheme a matched text could choose, since
+ * topic_links carry the URLs to clients as they are.
+ */
+const SAFE_SCHEMES = new Set(["", "http", "https"]);
+
+function templateError(template: string): string | null {
+  const scheme = UriTemplate.parse(template)?.scheme();
+  return scheme !== undefined && SAFE_SCHEMES.has(scheme) ? null : INVALID_TEMPLATE;
+}
 
 /** Python's repr of a group name (names never contain quotes). */
 const repr = (name: string) => `'${name}'`;

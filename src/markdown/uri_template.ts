@@ -48,6 +48,31 @@ export class UriTemplate {
     return new UriTemplate(parts);
   }
 
+  /**
+   * The scheme every expansion has: "" for a relative URL, undefined when a variable could decide
+   * it (a variable before the scheme's colon, or a `+` expansion, which keeps colons, before the
+   * first delimiter).
+   */
+  scheme(): string | undefined {
+    let text = "";
+    let variableSeen = false;
+    for (const part of this.parts) {
+      if (typeof part !== "string") {
+        if (part.op === "+") return undefined;
+        variableSeen = true;
+        continue;
+      }
+      const delimiter = /[:/?#]/.exec(part);
+      if (!delimiter) {
+        text += part;
+        continue;
+      }
+      if (delimiter[0] !== ":") return "";
+      return variableSeen ? undefined : (text + part.slice(0, delimiter.index)).toLowerCase();
+    }
+    return "";
+  }
+
   /** Names of all variables the template uses. */
   variables(): string[] {
     return this.parts.flatMap((p) => (typeof p === "string" ? [] : p.vars.map((v) => v.name)));

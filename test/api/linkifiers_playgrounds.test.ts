@@ -168,6 +168,18 @@ describe("POST /realm/filters", () => {
     assert.deepEqual(await listed(t.admin), []);
   });
 
+  test("javascript: and data: templates are refused, for linkifiers and playgrounds alike; nothing is stored", async () => {
+    const log = new EventLog(srv);
+    const invalid = { url_template: ["Invalid URL template."] };
+    assertInvalid(await add(t.admin, { pattern: "JS(?P<x>[0-9])", url_template: "javascript:alert({x})" }), invalid);
+    assertInvalid(await add(t.admin, { pattern: "JS(?P<x>[0-9])", url_template: "data:text/html,{x}" }), invalid);
+    assertInvalid(await add(t.admin, { pattern: "(?P<x>[a-z:]+)", url_template: "{+x}" }), invalid);
+    assertInvalid(await addPlayground(t.admin, { ...PYTHON, url_template: "javascript:eval({code})" }), invalid);
+    assert.deepEqual(log.stop(), []);
+    assert.deepEqual(await listed(t.admin), []);
+    assert.deepEqual(await playgrounds(t.admin), []);
+  });
+
   test("a pattern the organization already has is refused", async () => {
     await added(t.admin, TRAC);
     const log = new EventLog(srv);

@@ -66,6 +66,19 @@ describe("linkifier validation", () => {
     });
   });
 
+  test("templates whose links could run script or whose scheme the matched text could choose are invalid", () => {
+    const invalid = { url_template: ["Invalid URL template."] };
+    for (const template of ["javascript:alert({x})", "JavaScript:{x}", "data:text/html,{x}", "vbscript:{x}", "java\tscript:{x}"]) {
+      assert.deepEqual(linkifierErrors("(?P<x>a)", template), invalid, template);
+    }
+    for (const template of ["{+x}", "{+x}/y", "{x}:y", "a{x}:y", "{/x}javascript:y"]) {
+      assert.deepEqual(linkifierErrors("(?P<x>a)", template), invalid, template);
+    }
+    for (const template of ["HTTPS://x.com/{x}", "http://x.com/{+x}", "/relative/{x}", "?q={x}", "#{x}", "{x}/y", "{/x}", "{#x}", "a{x}b"]) {
+      assert.deepEqual(linkifierErrors("(?P<x>a)", template), {}, template);
+    }
+  });
+
   test("null characters are refused", () => {
     assert.deepEqual(linkifierErrors("a\u0000b", "https://x.com"), { pattern: ["Null characters are not allowed."] });
     assert.deepEqual(linkifierErrors("ab", "https://x.com/\u0000"), { url_template: ["Null characters are not allowed."] });
@@ -85,6 +98,8 @@ describe("code playground validation", () => {
       __all__: ['"code" should be the only variable present in the URL template'],
     });
     assert.deepEqual(playgroundErrors(pg("https://template.com?test={test")), { url_template: ["Invalid URL template."] });
+    assert.deepEqual(playgroundErrors(pg("javascript:run({code})")), { url_template: ["Invalid URL template."] });
+    assert.deepEqual(playgroundErrors(pg("data:text/html,{code}")), { url_template: ["Invalid URL template."] });
   });
 
   test("blank fields, in field order, then the template rule", () => {
