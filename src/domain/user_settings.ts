@@ -159,9 +159,13 @@ export function settingValues(stored: Readonly<Record<string, unknown>>, names: 
   return Object.fromEntries(names.map((name) => [name, settingValue(stored, name)]));
 }
 
+// IANA names are short and plain; ICU takes seconds to refuse a long enough string.
+const TIMEZONE_SHAPE = /^[A-Za-z0-9_+\-/]{1,64}$/;
+
 /** Timezones are IANA names, or "" for none. */
 export function isKnownTimezone(tz: string): boolean {
   if (tz === "") return true;
+  if (!TIMEZONE_SHAPE.test(tz)) return false;
   try {
     new Intl.DateTimeFormat("en", { timeZone: tz });
     return true;

@@ -55,4 +55,9 @@ test("timezones: IANA names or none", () => {
   assert.equal(isKnownTimezone("America/New_York"), true);
   assert.equal(isKnownTimezone("UTC"), true);
   assert.equal(isKnownTimezone("Mars/Olympus"), false);
+  assert.equal(isKnownTimezone("America/Argentina/ComodRivadavia"), true);
+  assert.equal(isKnownTimezone("Etc/GMT+5"), true);
+  assert.equal(isKnownTimezone(" UTC"), false);
+  assert.equal(isKnownTimezone("UTC\u0000"), false);
+  assert.equal(isKnownTimezone("A".repeat(100_000)), false);
 });
