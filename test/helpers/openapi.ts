@@ -95,6 +95,8 @@ export interface ParamSpec {
   in: "path" | "query" | "body";
   required: boolean;
   example: unknown;
+  /** The JSON type the spec gives the value (`integer`, `array`...), when it names one. */
+  type?: string;
 }
 
 /** Every parameter of an operation with its example, path, query and form body alike. */
@@ -103,14 +105,15 @@ export function parameters(op: Schema): ParamSpec[] {
   for (const raw of op.parameters ?? []) {
     const p = raw.$ref ? lookup(raw.$ref) : raw;
     const schema = resolveShallow(p.schema ?? p.content?.["application/json"]?.schema ?? {});
-    out.push({ name: p.name, in: p.in === "path" ? "path" : "query", required: Boolean(p.required), example: p.example ?? schema.example });
+    out.push({ name: p.name, in: p.in === "path" ? "path" : "query", required: Boolean(p.required), example: p.example ?? schema.example, type: schema.type });
   }
   const form = op.requestBody?.content?.["application/x-www-form-urlencoded"]?.schema ?? op.requestBody?.content?.["multipart/form-data"]?.schema;
   if (form) {
     const body = resolveShallow(form);
     const required = new Set<string>(body.required ?? []);
     for (const [name, s] of Object.entries<Schema>(body.properties ?? {})) {
-      out.push({ name, in: "body", required: required.has(name), example: s.example ?? resolveShallow(s).example });
+      const resolved = resolveShallow(s);
+      out.push({ name, in: "body", required: required.has(name), example: s.example ?? resolved.example, type: resolved.type });
     }
   }
   return out;
