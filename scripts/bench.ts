@@ -3,6 +3,7 @@
  * exports `run(args)`.
  */
 const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void> }>> = {
+  abuse: () => import("./bench/abuse.js"),
   events: () => import("./bench/events.js"),
   render: () => import("./bench/render.js"),
 };
