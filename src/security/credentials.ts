@@ -27,10 +27,15 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${salt.toString("base64")}$${hash.toString("base64")}`;
 }
 
+const NO_SALT = Buffer.alloc(16);
+
+/** Without a usable stored hash the check still costs one hash, so its timing reveals nothing. */
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  if (!stored) return false;
-  const [scheme, saltB64, hashB64] = stored.split("$");
-  if (scheme !== "scrypt" || !saltB64 || !hashB64) return false;
+  const [scheme, saltB64, hashB64] = (stored ?? "").split("$");
+  if (scheme !== "scrypt" || !saltB64 || !hashB64) {
+    await scryptAsync(password, NO_SALT, 32, SCRYPT);
+    return false;
+  }
   const expected = Buffer.from(hashB64, "base64");
   const actual = await scryptAsync(password, Buffer.from(saltB64, "base64"), expected.length, SCRYPT);
   return timingSafeEqual(actual, expected);

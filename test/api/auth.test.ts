@@ -129,9 +129,11 @@ describe("POST /fetch_api_key", () => {
     });
     r = await anon.post("/fetch_api_key", { username: t.member.email });
     assert.equal(r.body.var_name, "password");
-    r = await anon.post("/fetch_api_key", { username: "not-an-email", password: "x" });
-    assert.equal(r.status, 400);
-    assert.equal(r.body.code, "BAD_REQUEST");
+    for (const username of ["not-an-email", "a@" + ".".repeat(80_000) + "@", "a@b", `${"a".repeat(400)}@zulip.example.com`]) {
+      r = await anon.post("/fetch_api_key", { username, password: "x" });
+      assert.equal(r.status, 400);
+      assert.deepEqual(r.body, { result: "error", msg: "Enter a valid email address.", code: "BAD_REQUEST" });
+    }
   });
 
   test("accepts multipart bodies, as zulip-js sends them", async () => {
