@@ -19,6 +19,58 @@ function sendJson(reply: import("fastify").FastifyReply, status: number, body: R
   return reply.status(status).type("application/json").send(JSON.stringify(body) + "\n");
 }
 
+// Long enough for any email address or navigation-view fragment; longer ones are refused early.
+const MAX_PATH_PARAMETER_LENGTH = 1000;
+
+/**
+ * Texts for what fails before a route runs (URL decoding, body parsing, sizes). Fastify's own
+ * messages quote the URL or headers back, so only the status is kept.
+ */
+const FRAMEWORK_MESSAGES: Record<number, string> = {
+  400: "Malformed request",
+  406: "Unsupported request format",
+  408: "Request timeout",
+  413: "Request too large",
+  414: "URL too long",
+  415: "Unsupported media type",
+  431: "Request headers too large",
+};
+
+type HttpError = Error & { statusCode?: number; status?: number };
+
+function clientStatus(error: HttpError): number | undefined {
+  const status = error.statusCode ?? error.status;
+  return status !== undefined && status >= 400 && status < 500 ? status : undefined;
+}
+
+/** Errors of the request itself: Fastify's 4xx, and the multipart parser's complaints about the body. */
+function isClientFault(error: HttpError): boolean {
+  return clientStatus(error) !== undefined || /^(Multipart|Boundary|Unexpected end of form|Malformed part header)/i.test(error.message);
+}
+
+function frameworkErrorBody(status: number) {
+  return { result: "error", msg: FRAMEWORK_MESSAGES[status] ?? FRAMEWORK_MESSAGES[400], code: "BAD_REQUEST" };
+}
+
+function sendFrameworkError(reply: import("fastify").FastifyReply, error: HttpError) {
+  const status = clientStatus(error) ?? 400;
+  return sendJson(reply, status, frameworkErrorBody(status));
+}
+
+/** Requests Node's HTTP parser refuses (oversized headers, bad syntax) never reach Fastify. */
+function answerClientError(error: Error & { code?: string }, socket: import("node:net").Socket) {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+  const body = JSON.stringify(frameworkErrorBody(status)) + "\n";
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${FRAMEWORK_MESSAGES[status]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 /** Builds the HTTP server: Zulip's request formats, error envelope, and every endpoint. */
 export async function buildServer(app: AppContext, endpoints: EndpointDef[] = ALL_ENDPOINTS): Promise<FastifyInstance> {
   const server = Fastify({
@@ -26,7 +78,9 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
     // One log line per request comes from the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 25 * 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    frameworkErrors: (error, _request, reply) => sendFrameworkError(reply, error),
+    clientErrorHandler: answerClientError,
   });
 
   await server.register(formbody);
@@ -55,10 +109,7 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
       reply.headers(error.headers);
       return sendJson(reply, error.status, { result: "error", msg: error.msg, code: error.code, ...error.data });
     }
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status && status >= 400 && status < 500) {
-      return sendJson(reply, status, { result: "error", msg: error.message, code: "BAD_REQUEST" });
-    }
+    if (isClientFault(error)) return sendFrameworkError(reply, error);
     request.log.error({ err: error, route: request.routeOptions.url }, "unhandled error");
     return sendJson(reply, 500, { result: "error", msg: "Internal server error" });
   });
