@@ -94,20 +94,32 @@ interface LinkParts {
   end: number;
 }
 
+/**
+ * For each `[` of the text, the index of the `]` that balances it (-1 when none does), found in
+ * one pass: scanning forward from every `[` would be quadratic in a run of brackets. The last
+ * text is kept, since one inline pass asks about many brackets of the same text.
+ */
+let bracketsOf: { data: string; closing: Map<number, number> } | null = null;
+
+function closingBrackets(data: string): Map<number, number> {
+  if (bracketsOf?.data === data) return bracketsOf.closing;
+  const closing = new Map<number, number>();
+  const open: number[] = [];
+  for (let i = 0; i < data.length; i++) {
+    if (data[i] === "[") open.push(i);
+    else if (data[i] === "]" && open.length) closing.set(open.pop()!, i);
+  }
+  for (const i of open) closing.set(i, -1);
+  bracketsOf = { data, closing };
+  return closing;
+}
+
 /** `[text](href)` starting after the `[` at `index`: text with balanced brackets, then the target. */
 function parseLink(data: string, index: number): LinkParts | null {
-  let depth = 1;
-  let pos = index;
-  let text = "";
-  for (; pos < data.length; pos++) {
-    const c = data[pos];
-    if (c === "]") depth--;
-    else if (c === "[") depth++;
-    if (depth === 0) break;
-    text += c;
-  }
-  if (depth !== 0) return null;
-  pos++;
+  const close = closingBrackets(data).get(index - 1) ?? -1;
+  if (close < 0) return null;
+  const text = data.slice(index, close);
+  const pos = close + 1;
   const target = parseTarget(data, pos);
   return target && { text, href: target.href, end: target.end };
 }
@@ -399,18 +411,22 @@ function buildPatterns(env: PatternEnv): InlinePattern<any>[] {
   const del = regexPattern(/(?<!~)~~([^~\n]+?)~~(?!~)/s, simple("del", 1), true);
   const notStrong = regexPattern(/(?:^|(?<=\s))(\*{1,3}|_{1,3})(?=\s|$)/, (m) => ({ node: m[1] }));
 
-  const emoji = regexPattern(
-    /:[\p{L}\p{N}_\-+]+:/u,
-    (m) => {
-      const name = m[0].slice(1, -1);
-      const custom = ctx.realmEmoji && Object.prototype.hasOwnProperty.call(ctx.realmEmoji, name) ? ctx.realmEmoji[name] : undefined;
-      if (custom !== undefined) return { node: imageEmojiElement(custom, name) };
-      if (name === "zulip") return { node: imageEmojiElement(ZULIP_EMOJI_URL, name) };
-      const code = emojiCodeForName(name);
-      return { node: code ? unicodeEmojiElement(code, name) : m[0] };
-    },
-    true,
-  );
+  // An emoji name has no control characters, so no match can reach into a placeholder.
+  const emoji: InlinePattern = {
+    ...regexPattern(
+      /:[\p{L}\p{N}_\-+]+:/u,
+      (m) => {
+        const name = m[0].slice(1, -1);
+        const custom = ctx.realmEmoji && Object.prototype.hasOwnProperty.call(ctx.realmEmoji, name) ? ctx.realmEmoji[name] : undefined;
+        if (custom !== undefined) return { node: imageEmojiElement(custom, name) };
+        if (name === "zulip") return { node: imageEmojiElement(ZULIP_EMOJI_URL, name) };
+        const code = emojiCodeForName(name);
+        return { node: code ? unicodeEmojiElement(code, name) : m[0] };
+      },
+      true,
+    ),
+    resumeAfterMatch: true,
+  };
 
   const emoticon = regexPattern(
     EMOTICON_RE,

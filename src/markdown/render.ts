@@ -13,6 +13,7 @@ import { formatTexBlock } from "./tex.js";
 import { patternsFor, type Mentions } from "./patterns.js";
 import { addInlinePreviews } from "./previews.js";
 import type { RenderContext } from "./context.js";
+import { MAX_RENDERED_LENGTH, unableToRender, withRenderDeadline } from "./budget.js";
 
 export type { RenderContext } from "./context.js";
 
@@ -70,7 +71,14 @@ function highlightCodeBlocks(root: El, stashHtml: (html: string) => string): voi
 
 const NO_CONTEXT: RenderContext = {};
 
+/** Zulip-flavored Markdown to HTML; refuses (Zulip's "Unable to render message") what exceeds the bounds in budget.ts. */
 export function renderMarkdown(content: string, ctx: RenderContext = NO_CONTEXT): Rendered {
+  const rendered = withRenderDeadline(() => renderUnbounded(content, ctx));
+  if (rendered.html.length > MAX_RENDERED_LENGTH) throw unableToRender();
+  return rendered;
+}
+
+function renderUnbounded(content: string, ctx: RenderContext): Rendered {
   const mentions: Mentions = { userIds: new Set(), groupIds: new Set(), streamWildcard: false, topicWildcard: false };
   const result = (html: string, hasLink = false, hasImage = false): Rendered => ({
     html,

@@ -112,3 +112,31 @@ describe("POST /messages/render", () => {
     assert.equal(r.body.code, "UNAUTHORIZED");
   });
 });
+
+describe("content that would render too deep or too large", () => {
+  const tooDeep = "```quote\n".repeat(1111);
+  const unable = { result: "error", msg: "Unable to render message", code: "BAD_REQUEST" };
+
+  test("rendering refuses it with Zulip's error", async () => {
+    const r = await render(t.member, tooDeep);
+    assert.equal(r.status, 400);
+    assert.deepEqual(r.body, unable);
+  });
+
+  test("sending refuses it too, and nothing is stored or announced", async () => {
+    const before = await messageCount();
+    published.length = 0;
+    const r = await api.as(t.member).post("/messages", { type: "direct", to: JSON.stringify([t.member2.id]), content: tooDeep });
+    assert.equal(r.status, 400);
+    assert.deepEqual(r.body, unable);
+    assert.equal(await messageCount(), before);
+    assert.equal(published.length, 0);
+  });
+
+  test("a hundred nested quotes still render", async () => {
+    const r = await render(t.member, "```quote\n".repeat(100) + "deep");
+    assert.equal(r.status, 200);
+    assert.ok(r.body.rendered.split("<blockquote>").length - 1 >= 99);
+    assert.match(r.body.rendered, /deep/);
+  });
+});

@@ -287,3 +287,25 @@ describe("syntax highlighting", () => {
     );
   });
 });
+
+describe("bounds", () => {
+  const refuses = (content: string) => assert.throws(() => renderMarkdown(content), /Unable to render message/);
+
+  test("quote and spoiler fences nest at most a hundred deep", () => {
+    // Blocks nest 100 deep counting the document itself, so the innermost quote stays text.
+    const html = renderMarkdown("```quote\n".repeat(100) + "x").html;
+    assert.equal(html.split("<blockquote>").length - 1, 99);
+    assert.match(html, /<p>&gt; x<br>/);
+    refuses("```quote\n".repeat(101) + "x");
+    refuses("~~~spoiler s\n".repeat(101) + "x");
+  });
+
+  test("runs of brackets, emoji and links render as Zulip renders them", () => {
+    assert.equal(renderMarkdown("[".repeat(5000)).html, `<p>${"[".repeat(5000)}</p>`);
+    assert.equal(renderMarkdown("[[[a](https://x.com)").html, '<p>[[<a href="https://x.com">a</a></p>');
+    const smiles = renderMarkdown(":smile:".repeat(500) + ":not_an_emoji:smile:").html;
+    // The unknown name takes its closing colon, so the last "smile:" is no emoji.
+    assert.equal(smiles.split('class="emoji emoji-1f604"').length - 1, 500);
+    assert.ok(smiles.endsWith("</span>:not_an_emoji:smile:</p>"));
+  });
+});

@@ -5,6 +5,7 @@
  * tight/loose items), quotes that swallow lazy lines, headings that need a space, and so on.
  */
 import { El, Atomic, textOf } from "./tree.js";
+import { MAX_NESTING, checkRenderDeadline } from "../budget.js";
 
 type State = "list" | "looselist" | "detabbed" | "blockquote";
 
@@ -26,8 +27,6 @@ function startsWithSpaces(s: string, n: number): boolean {
   return true;
 }
 
-/** Nesting beyond this (quotes in quotes, lists in lists) is kept as plain text, not recursed into. */
-const MAX_DEPTH = 100;
 
 export class BlockParser {
   private states: State[] = [];
@@ -69,15 +68,16 @@ export class BlockParser {
     this.parseBlocks(parent, text.split("\n\n"));
   }
 
-  /** Whether structures may still nest deeper. */
+  /** Whether structures may still nest deeper; deeper ones are kept as plain text, not recursed into. */
   canNest(): boolean {
-    return this.depth < MAX_DEPTH;
+    return this.depth < MAX_NESTING;
   }
 
   parseBlocks(parent: El, blocks: string[]) {
     this.depth++;
     try {
       while (blocks.length) {
+        checkRenderDeadline();
         for (const p of this.processors) {
           if (p.test(parent, blocks[0]) && p.run(parent, blocks) !== false) break;
         }

@@ -6,6 +6,7 @@
  * `` `*a*` `` or `<time:**x**>` come out the way Zulip renders them.
  */
 import { Atomic, El, isAtomic, textOf, type Text } from "./tree.js";
+import { checkRenderDeadline } from "../budget.js";
 
 export interface InlineResult {
   node: El | string;
@@ -105,6 +106,7 @@ export class InlineProcessor {
   }
 
   private applyPattern(pattern: InlinePattern, data: string, patternIndex: number, startIndex: number): [string, boolean, number] {
+    checkRenderDeadline();
     let found: Found | null;
     let result: InlineResult | null = null;
     if (pattern.legacy) {
@@ -119,6 +121,7 @@ export class InlineProcessor {
         if (!found) return [data, false, 0];
         result = pattern.handle(found, data);
         if (result) break;
+        checkRenderDeadline();
         from = found.end > found.start ? found.end : found.end + 1;
       }
     }

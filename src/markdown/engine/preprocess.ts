@@ -2,6 +2,7 @@
  * Line-level passes that run before block parsing: hanging lists, whitespace normalization and
  * fenced blocks (code, quote, spoiler, math).
  */
+import { MAX_NESTING, checkRenderDeadline, unableToRender } from "../budget.js";
 
 export interface FenceOutput {
   /** Stores rendered HTML and returns the placeholder that stands for it in the text. */
@@ -180,13 +181,18 @@ export class FencedBlocks {
     else if (lang === "math") handler = new TexHandler(this, output, fence);
     else if (lang === "spoiler") handler = new SpoilerHandler(this, output, fence, header);
     else handler = new CodeHandler(this, output, fence, lang);
+    // The outer handler is not a fence. Each level prefixes every inner line again, so depth costs quadratically.
+    if (this.handlers.length > MAX_NESTING) throw unableToRender();
     this.handlers.push(handler);
   }
 
   run(lines: string[]): string[] {
     const output: string[] = [];
     this.handlers = [new OuterHandler(this, output)];
-    for (const line of lines) this.handlers[this.handlers.length - 1].handleLine(line);
+    for (const line of lines) {
+      checkRenderDeadline();
+      this.handlers[this.handlers.length - 1].handleLine(line);
+    }
     while (this.handlers.length) this.handlers[this.handlers.length - 1].done();
     if (output.length > 2 && output[output.length - 2] !== "") output.push("");
     return output;
