@@ -13,7 +13,7 @@ export const ALL_FIELDS = "__all__";
 const BLANK = "This field cannot be blank.";
 const INVALID_TEMPLATE = "Invalid URL template.";
 // PostgreSQL text cannot hold NUL, so it is refused with Django's wording for such values.
-const NULL_CHARACTERS = "Null characters are not allowed.";
+export const NULL_CHARACTERS = "Null characters are not allowed.";
 
 export const DUPLICATE_LINKIFIER = "Realm filter with this Realm and Pattern already exists.";
 export const DUPLICATE_PLAYGROUND = "Realm playground with this Realm, Pygments language and Name already exists.";

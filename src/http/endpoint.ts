@@ -41,7 +41,8 @@ function pathValues(request: FastifyRequest): Record<string, number | string> {
   const out: Record<string, number | string> = {};
   for (const [k, v] of Object.entries((request.params ?? {}) as Record<string, string>)) {
     // The router has already decoded them; decoding again would misread (or fail on) a literal `%`.
-    out[k] = /^\d+$/.test(v) ? Number(v) : v;
+    // Ids past 2^53 cannot exist; they stay numbers that no row has, rather than losing precision.
+    out[k] = /^\d+$/.test(v) ? Math.min(Number(v), Number.MAX_SAFE_INTEGER) : v;
   }
   return out;
 }

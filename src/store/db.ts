@@ -5,6 +5,7 @@ import pg from "pg";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from "kysely";
 import type { DB } from "./schema.js";
 import { MIGRATIONS } from "./migrations/index.js";
+import { QueryGuardPlugin } from "./query_guard.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -33,7 +34,7 @@ export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
     // An idle connection the server drops (a restart, or the database going away while the pool
     // closes) is discarded by the pool; without a listener its error would crash the process.
     pool.on("error", () => {});
-    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new QueryGuardPlugin(dialect)] });
   } else {
     dialect = "sqlite";
     fs.mkdirSync(opts.dataDir, { recursive: true });
@@ -42,7 +43,7 @@ export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
     file.pragma("synchronous = NORMAL");
     file.pragma("foreign_keys = ON");
     file.pragma("busy_timeout = 5000");
-    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: file }) });
+    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: file }), plugins: [new QueryGuardPlugin(dialect)] });
   }
   await migrate(db, dialect);
   return { db, dialect, close: () => db.destroy() };

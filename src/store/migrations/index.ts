@@ -16,6 +16,7 @@ import * as m015 from "./015_user_topics.js";
 import * as m016 from "./016_muted_users_channel_emails.js";
 import * as m018 from "./018_misc.js";
 import * as m019 from "./019_realm_exports.js";
+import * as m020 from "./020_bigint_columns.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
 
@@ -37,4 +38,5 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["016_muted_users_channel_emails", m016.up],
   ["018_misc", m018.up],
   ["019_realm_exports", m019.up],
+  ["020_bigint_columns", m020.up],
 ];
