@@ -1,5 +1,5 @@
 /** GET /messages: a window of messages around an anchor, within a narrow. */
-import { sql, type Expression, type SqlBool } from "kysely";
+import { sql, type Expression, type RawBuilder, type SqlBool } from "kysely";
 import type { AppContext } from "../context.js";
 import type { Executor } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
@@ -191,13 +191,20 @@ function hasCondition(operand: string): Expression<SqlBool> {
 
 /** Every word must appear in the content or the topic, ignoring case. */
 function searchCondition(operand: string): Expression<SqlBool> {
-  const words = operand.toLowerCase().split(/\s+/).filter(Boolean);
+  const words = [...new Set(operand.toLowerCase().split(/\s+/).filter(Boolean))];
   const escape = (w: string) => "%" + w.replace(/[\\%_]/g, (c) => "\\" + c) + "%";
   const parts = words.map(
     (w) =>
       sql<SqlBool>`(lower(${col("m.content")}) like ${escape(w)} escape '\\' or lower(${col("m.topic")}) like ${escape(w)} escape '\\')`,
   );
-  return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
+  return allOf(parts);
+}
+
+/** `a and b and ...` grouped in a balanced tree: SQLite refuses expressions nested 1,000 deep. */
+function allOf(parts: RawBuilder<SqlBool>[]): RawBuilder<SqlBool> {
+  if (parts.length <= 16) return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
+  const half = Math.ceil(parts.length / 2);
+  return sql<SqlBool>`(${allOf(parts.slice(0, half))} and ${allOf(parts.slice(half))})`;
 }
 
 interface Row {
