@@ -1,6 +1,6 @@
 import type { AppContext } from "../context.js";
 import type { Caller } from "../http/auth.js";
-import { buildAlertWordMatcher, cleanAlertWords, newAlertWords, type AlertWordMatcher } from "../domain/alert_words.js";
+import { buildAlertWordMatcher, checkAlertWordCount, cleanAlertWords, newAlertWords, type AlertWordMatcher } from "../domain/alert_words.js";
 import {
   deleteAlertWordsById,
   insertAlertWords,
@@ -20,7 +20,9 @@ function sendAlertWordsEvent(events: PendingEvents, caller: Caller, words: strin
 export async function doAddAlertWords(app: AppContext, caller: Caller, requested: string[]): Promise<string[]> {
   return runAction(app, async (tx, events) => {
     const existing = await listAlertWords(tx, caller.user.id);
-    await insertAlertWords(tx, caller.realm.id, caller.user.id, newAlertWords(existing, cleanAlertWords(requested)));
+    const added = newAlertWords(existing, cleanAlertWords(requested));
+    checkAlertWordCount(existing.length + added.length);
+    await insertAlertWords(tx, caller.realm.id, caller.user.id, added);
     const words = await listAlertWords(tx, caller.user.id);
     sendAlertWordsEvent(events, caller, words);
     return words;

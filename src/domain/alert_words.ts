@@ -8,6 +8,7 @@
  * holds the two-character string `",`, which never equals one character: a bare `"` after a word
  * does not count.)
  */
+import { badRequest } from "../http/errors.js";
 
 const BEFORE = new Set([" ", "\n", "(", '"', ".", ",", "'", ";", "[", "*", "`", ">"]);
 const AFTER = new Set([" ", "\n", ")", "?", ":", ".", ",", "'", ";", "]", "!", "*", "`"]);
@@ -106,34 +107,46 @@ export function buildAlertWordMatcher(wordsByUser: ReadonlyMap<number, readonly 
   }
   if (!patterns.length) return () => new Set();
 
-  // Trie over UTF-16 code units; node 0 is the root.
-  const next: Map<string, number>[] = [new Map()];
+  // Trie over UTF-16 code units; node 0 is the root. One map holds every edge (node, code unit)
+  // and children are chained through arrays: a map per node would cost far more to build and hold.
+  const edges = new Map<number, number>();
+  const edgeKey = (node: number, code: number) => node * 0x10000 + code;
   const terminal: number[] = [-1];
+  const firstChild: number[] = [-1];
+  const nextSibling: number[] = [-1];
+  const codeOf: number[] = [0];
   for (const [word, p] of patternOf) {
     let node = 0;
-    for (const ch of word.split("")) {
-      let child = next[node].get(ch);
+    for (let i = 0; i < word.length; i++) {
+      const code = word.charCodeAt(i);
+      let child = edges.get(edgeKey(node, code));
       if (child === undefined) {
-        child = next.length;
-        next.push(new Map());
+        child = terminal.length;
         terminal.push(-1);
-        next[node].set(ch, child);
+        codeOf.push(code);
+        firstChild.push(-1);
+        nextSibling.push(firstChild[node]);
+        firstChild[node] = child;
+        edges.set(edgeKey(node, code), child);
       }
       node = child;
     }
     terminal[node] = p;
   }
+  const step = (node: number, code: number) => edges.get(edgeKey(node, code));
 
   // Failure links, and for each node the nearest terminal node along its failure chain.
-  const fail = new Array<number>(next.length).fill(0);
-  const outputLink = new Array<number>(next.length).fill(-1);
-  const queue: number[] = [...next[0].values()];
+  const fail = new Array<number>(terminal.length).fill(0);
+  const outputLink = new Array<number>(terminal.length).fill(-1);
+  const queue: number[] = [];
+  for (let c = firstChild[0]; c >= 0; c = nextSibling[c]) queue.push(c);
   for (let head = 0; head < queue.length; head++) {
     const node = queue[head];
-    for (const [ch, child] of next[node]) {
+    for (let child = firstChild[node]; child >= 0; child = nextSibling[child]) {
+      const code = codeOf[child];
       let f = fail[node];
-      while (f !== 0 && !next[f].has(ch)) f = fail[f];
-      fail[child] = next[f].get(ch) ?? 0;
+      while (f !== 0 && step(f, code) === undefined) f = fail[f];
+      fail[child] = step(f, code) ?? 0;
       outputLink[child] = terminal[fail[child]] >= 0 ? fail[child] : outputLink[fail[child]];
       queue.push(child);
     }
@@ -145,9 +158,9 @@ export function buildAlertWordMatcher(wordsByUser: ReadonlyMap<number, readonly 
     const done = new Set<number>();
     let node = 0;
     for (let i = 0; i < text.length; i++) {
-      const ch = text[i];
-      while (node !== 0 && !next[node].has(ch)) node = fail[node];
-      node = next[node].get(ch) ?? 0;
+      const code = text.charCodeAt(i);
+      while (node !== 0 && step(node, code) === undefined) node = fail[node];
+      node = step(node, code) ?? 0;
       for (let hit = terminal[node] >= 0 ? node : outputLink[node]; hit >= 0; hit = outputLink[hit]) {
         const p = terminal[hit];
         if (done.has(p)) continue;
@@ -162,6 +175,16 @@ export function buildAlertWordMatcher(wordsByUser: ReadonlyMap<number, readonly 
     }
     return found;
   };
+}
+
+/**
+ * Zulip limits only each word's length. Every word of an organization goes into one automaton,
+ * rebuilt after each change, so Confab also limits how many words one user keeps.
+ */
+export const MAX_ALERT_WORDS_PER_USER = 1000;
+
+export function checkAlertWordCount(count: number): void {
+  if (count > MAX_ALERT_WORDS_PER_USER) throw badRequest(`Too many alert words (limit: ${MAX_ALERT_WORDS_PER_USER})`);
 }
 
 /** Cleans words sent to POST /users/me/alert_words: surrounding whitespace off, empty ones dropped. */

@@ -12,10 +12,10 @@ export async function listAlertWords(db: Executor, userId: number): Promise<stri
 
 /** A word already present in any spelling is skipped, also when two requests race. */
 export async function insertAlertWords(db: Executor, realmId: number, userId: number, words: readonly string[]): Promise<void> {
-  for (const word of words) {
+  for (let start = 0; start < words.length; start += 500) {
     await db
       .insertInto("alert_words")
-      .values({ realm_id: realmId, user_id: userId, word })
+      .values(words.slice(start, start + 500).map((word) => ({ realm_id: realmId, user_id: userId, word })))
       .onConflict((oc) => oc.doNothing())
       .execute();
   }

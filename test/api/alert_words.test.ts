@@ -79,6 +79,20 @@ describe("POST /users/me/alert_words", () => {
     assert.deepEqual((await add(t.member, [emoji, "x".repeat(100)])).body.alert_words, [emoji, "x".repeat(100)]);
   });
 
+  test("a user keeps at most 1,000 words; more are refused whole, and all can be removed at once", async () => {
+    const words = (from: number, n: number) => Array.from({ length: n }, (_, i) => `word ${from + i}`);
+    assert.equal((await add(t.member, words(0, 990))).body.alert_words.length, 990);
+    const log = new EventLog(srv);
+    assertError(await add(t.member, words(990, 11)), "Too many alert words (limit: 1000)");
+    assert.deepEqual(log.stop(), []);
+    assert.equal((await wordsOf(t.member)).length, 990);
+    // Words already there do not count twice.
+    assert.equal((await add(t.member, [...words(0, 990), ...words(990, 10)])).body.alert_words.length, 1000);
+    assertError(await add(t.member, ["one more"]), "Too many alert words (limit: 1000)");
+    const r = await remove(t.member, [...words(0, 1000), ...words(5000, 40_000)]);
+    assert.deepEqual(r.body.alert_words, []);
+  });
+
   test("alert_words must be a JSON list of strings", async () => {
     assertError(await add(t.member, '"word"'), "alert_words is not a list");
     assertError(await add(t.member, [1]), "alert_words[0] is not a string");
