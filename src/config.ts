@@ -1,4 +1,5 @@
 import path from "node:path";
+import { DEFAULT_RATE_LIMIT_RULES, parseRuleOverrides, type RateLimitRules } from "./domain/rate_limits.js";
 
 export interface Config {
   port: number;
@@ -46,6 +47,12 @@ export interface Config {
   maxEmojiFileSizeMib: number;
   /** Zulip's EMAIL_GATEWAY_PATTERN (`%s@host`) for channel email addresses; unset = no gateway. */
   emailGatewayPattern?: string;
+  /** Zulip's RATE_LIMITING: on, except in development unless asked for. */
+  rateLimiting: boolean;
+  /** Zulip's DEFAULT_RATE_LIMITING_RULES, with the server's overrides merged in. */
+  rateLimitRules: RateLimitRules;
+  /** Event queues one user may hold; registering another removes the one idle longest. */
+  maxQueuesPerUser: number;
 }
 
 /** Zulip's RETENTION_STREAM_MESSAGE_BATCH_SIZE and delete_in_topic's time budget. */
@@ -96,6 +103,9 @@ function positiveNumber(raw: string | undefined, fallback: number): number {
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
+/** Zulip sets no such limit; a person's devices and tabs rarely need more than a few. */
+export const DEFAULT_MAX_QUEUES_PER_USER = 100;
+
 /** Zulip's INVITES_DEFAULT_REALM_DAILY_MAX. */
 export const INVITES_DEFAULT_DAILY_LIMIT = 100;
 
@@ -144,6 +154,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxFileUploadSizeMib: positiveNumber(env.CONFAB_MAX_FILE_UPLOAD_SIZE_MIB, 100),
     maxEmojiFileSizeMib: positiveNumber(env.CONFAB_MAX_EMOJI_FILE_SIZE_MIB, 5),
     emailGatewayPattern: env.CONFAB_EMAIL_GATEWAY_PATTERN?.includes("%s") ? env.CONFAB_EMAIL_GATEWAY_PATTERN : undefined,
+    rateLimiting: (env.CONFAB_RATE_LIMITING ?? (development ? "0" : "1")) === "1",
+    rateLimitRules: { ...DEFAULT_RATE_LIMIT_RULES, ...(env.CONFAB_RATE_LIMIT_RULES ? parseRuleOverrides(env.CONFAB_RATE_LIMIT_RULES) : {}) },
+    maxQueuesPerUser: positiveNumber(env.CONFAB_MAX_QUEUES_PER_USER, DEFAULT_MAX_QUEUES_PER_USER),
     ...overrides,
   };
 }

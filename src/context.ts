@@ -6,6 +6,7 @@ import type { EventBus } from "./events/bus.js";
 import type { EventQueues } from "./events/queues.js";
 import type { EmailSender } from "./outbound/email.js";
 import type { FileStorage } from "./files/storage.js";
+import type { RateLimiter } from "./security/rate_limiter.js";
 
 /** A source of the current time in UNIX seconds; injectable so tests control time. */
 export interface Clock {
@@ -45,5 +46,6 @@ export interface AppContext {
   files: FileStorage;
   /** Signs temporary URLs of uploaded files. */
   uploadTokenKey: Buffer;
+  rateLimiter: RateLimiter;
 }
 export type { DB };

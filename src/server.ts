@@ -1,4 +1,5 @@
 import path from "node:path";
+import { MemoryRateLimitStore, RateLimiter } from "./security/rate_limiter.js";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "./config.js";
 import { systemClock, systemTimers, type AppContext, type Clock, type Timers } from "./context.js";
@@ -37,7 +38,7 @@ export async function openAppContext(
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const clock = opts.clock ?? systemClock;
   const bus = new EventBus();
-  const eventQueues = new EventQueues({ clock, timers: opts.timers ?? systemTimers, timings: config.eventQueue });
+  const eventQueues = new EventQueues({ clock, timers: opts.timers ?? systemTimers, timings: config.eventQueue, maxQueuesPerUser: config.maxQueuesPerUser });
   eventQueues.start(bus);
   const log = createLogger(config.logLevel);
   const app: AppContext = {
@@ -51,6 +52,7 @@ export async function openAppContext(
     mailer: createEmailSender(config, log),
     files: new LocalFileStorage(path.join(config.dataDir, "uploads")),
     uploadTokenKey: loadOrCreateKey(path.join(config.dataDir, "upload_token.key")),
+    rateLimiter: new RateLimiter(config.rateLimiting, config.rateLimitRules, new MemoryRateLimitStore(), clock),
   };
   const stopPushNotifications = startMessagePushNotifications(app);
   return {

@@ -15,7 +15,10 @@ import {
   emailInviteByKey,
   idList,
   insertEmailInvite,
+  inviteEmailsSentSince,
+  lockRealmRow,
   multiuseInviteByKey,
+  recordInviteEmailsSent,
   revokePendingInvitesFor,
   type EmailInviteRow,
   type MultiuseInviteRow,
@@ -26,6 +29,7 @@ import {
   INVITE_STATUS,
   REGISTRATION_LINK_VALIDITY_SECONDS,
   emailAddressProblem,
+  exceedsDailyLimit,
   existingAccountProblem,
   inviteState,
   welcomeTextFor,
@@ -150,6 +154,12 @@ export async function requestRegistrationByLink(app: AppContext, key: string, ra
       existingAccountProblem(email, await existingAccount(tx, realm, email))?.[0];
     if (problem) throw badRequest(problem);
     const now = app.clock.now();
+    // Sign-up emails from a link spend the organization's daily budget of invitation emails.
+    await lockRealmRow(tx, app.dialect, realm.id);
+    if (exceedsDailyLimit(1, await inviteEmailsSentSince(tx, realm.id, now - 86400), app.config.invitesDailyLimit)) {
+      throw badRequest("This organization has sent too many emails today. Please try again tomorrow.");
+    }
+    await recordInviteEmailsSent(tx, realm.id, 1, now);
     const invite = await insertEmailInvite(tx, {
       realm_id: realm.id,
       email,

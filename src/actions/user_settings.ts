@@ -3,6 +3,7 @@
  * (PATCH /realm/user_settings_defaults), with the events Zulip sends for each change.
  */
 import { timingSafeEqual } from "node:crypto";
+import { countAttempt } from "../http/rate_limit.js";
 import type { AppContext } from "../context.js";
 import type { Caller } from "../http/auth.js";
 import type { Realm } from "../store/realms.js";
@@ -104,6 +105,7 @@ export async function doUpdateSettings(app: AppContext, caller: Caller, change: 
   if (emailChange !== undefined) {
     if (realm.props.email_changes_disabled && !isAdmin(caller.user.role)) throw badRequest("Email address changes are disabled in this organization.");
     await checkNewEmail(app.db, realm.id, emailChange);
+    await countAttempt(app, "email_change_by_user", caller.user.id);
   }
   await runAction(app, async (tx, events) => {
     let user = (await getRealmUser(tx, realm.id, caller.user.id))!;

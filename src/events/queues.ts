@@ -156,6 +156,8 @@ export interface EventQueuesOptions {
   timers: Timers;
   timings: EventQueueTimings;
   random?: () => number;
+  /** Past this many queues for one user, the one idle longest is removed (none by default). */
+  maxQueuesPerUser?: number;
 }
 
 export class EventQueues {
@@ -194,12 +196,26 @@ export class EventQueues {
   }
 
   allocate(spec: QueueSpec): EventQueue {
+    this.makeRoomFor(spec.userId);
     const requested = spec.lifespanSecs > 0 ? spec.lifespanSecs : this.opts.timings.idleTimeoutSecs;
     const queue = new EventQueue(spec, Math.min(requested, this.opts.timings.maxLifespanSecs), this.opts.clock.now());
     this.byId.set(queue.queueId, queue);
     addTo(this.byUser, spec.userId, queue);
     if (queue.watchesAllPublicStreams) addTo(this.allStreamsByRealm, spec.realmId, queue);
     return queue;
+  }
+
+  /** A client whose queue was removed re-registers when it next polls, as after garbage collection. */
+  private makeRoomFor(userId: number): void {
+    const max = this.opts.maxQueuesPerUser;
+    const queues = this.byUser.get(userId);
+    if (max === undefined || !queues || queues.size < max) return;
+    let idlest: EventQueue | undefined;
+    for (const q of queues) {
+      const idler = !idlest || (!q.waiter && (idlest.waiter !== undefined || q.lastConnection < idlest.lastConnection));
+      if (idler) idlest = q;
+    }
+    this.remove(idlest!);
   }
 
   /** The caller's queue; anyone else's, or a missing one, is BAD_EVENT_QUEUE_ID. */

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
 import { authenticate, clientName, type Caller } from "./auth.js";
 import { parseParams, rawParams, unusedParameters, type ParamSpecs, type ParamValues } from "./params.js";
+import { rateLimit } from "./rate_limit.js";
 
 export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 type Body = Record<string, unknown>;
@@ -55,6 +56,8 @@ function sources(request: FastifyRequest): [unknown, unknown] {
 interface Def<S extends ParamSpecs, C> {
   method: Method;
   path: string;
+  /** Off for the event queue's long-polls, which Zulip serves (from Tornado) without limits. */
+  rateLimited?: boolean;
   params: S;
   guard?: (ctx: C) => void | Promise<void>;
   handler: (ctx: C, params: ParamValues<S>) => Promise<Body | void>;
@@ -90,19 +93,17 @@ export function endpoint<S extends ParamSpecs>(def: Def<S, AuthedContext>): Endp
   return define(def, async (app, request, reply) => {
     const caller = await authenticate(app, request);
     request.callerId = caller.user.id;
+    if (def.rateLimited !== false) await rateLimit(app, reply, "api_by_user", caller.user.id);
     return { app, caller, path: pathValues(request), request, reply };
   });
 }
 
 /** An endpoint anyone may call. */
 export function publicEndpoint<S extends ParamSpecs>(def: Def<S, PublicContext>): EndpointDef {
-  return define(def, async (app, request, reply) => ({
-    app,
-    clientName: clientName(request),
-    path: pathValues(request),
-    request,
-    reply,
-  }));
+  return define(def, async (app, request, reply) => {
+    if (def.rateLimited !== false) await rateLimit(app, reply, "api_by_ip", request.ip);
+    return { app, clientName: clientName(request), path: pathValues(request), request, reply };
+  });
 }
 
 declare module "fastify" {

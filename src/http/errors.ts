@@ -121,3 +121,10 @@ export const validationFailure = (errors: Record<string, string[]>) =>
 /** Zulip's CannotDeactivateGroupInUseError: lists every setting and group that still uses the group. */
 export const cannotDeactivateGroupInUse = (objections: Record<string, unknown>[]) =>
   new ZulipError("Cannot deactivate user group in use.", "CANNOT_DEACTIVATE_GROUP_IN_USE", 400, { objections });
+
+/** Zulip's RateLimitedError: 429, with the wait in seconds in the body and in Retry-After. */
+export const rateLimited = (retryAfterSecs: number, headers: Record<string, string> = {}) =>
+  new ZulipError("API usage exceeded rate limit", "RATE_LIMIT_HIT", 429, { "retry-after": retryAfterSecs }, {
+    ...headers,
+    "Retry-After": String(retryAfterSecs),
+  });

@@ -7,6 +7,7 @@ import { getDefaultRealm, getRealmByStringId, type Realm } from "../store/realms
 import { getUserByDeliveryEmail, listUsers } from "../store/users.js";
 import { isValidEmail } from "../domain/users.js";
 import { verifyPassword } from "../security/credentials.js";
+import { applyDecision } from "../http/rate_limit.js";
 import { FEATURE_LEVEL, ZULIP_VERSION } from "../domain/limits.js";
 import { renderMarkdown } from "../markdown/render.js";
 
@@ -93,12 +94,18 @@ export const authRoutes = [
     method: "POST",
     path: "/fetch_api_key",
     params: { username: P.string(), password: P.string() },
-    handler: async ({ app, request }, { username, password }) => {
+    handler: async ({ app, request, reply }, { username, password }) => {
       const email = validateLoginEmail(username);
+      // Failed attempts count against the address tried, whether or not it has an account.
+      const attempts = email.toLowerCase();
+      applyDecision(reply, await app.rateLimiter.check("authenticate_by_username", attempts));
       const { user } = await loginUser(app, request, email);
       // The hash is computed even without an account, so the answer's timing does not tell.
       const passwordHash = user && user.is_bot !== 1 ? user.password_hash : null;
-      if (!(await verifyPassword(password, passwordHash)) || !user) throw authenticationFailed();
+      if (!(await verifyPassword(password, passwordHash)) || !user) {
+        await app.rateLimiter.record("authenticate_by_username", attempts);
+        throw authenticationFailed();
+      }
       return apiKeyResponse(user);
     },
   }),

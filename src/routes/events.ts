@@ -59,6 +59,7 @@ export const eventRoutes = [
   endpoint({
     method: "GET",
     path: "/events",
+    rateLimited: false,
     params: {
       queue_id: P.string().optional(),
       last_event_id: P.int().optional(),
@@ -109,6 +110,7 @@ export const eventRoutes = [
   endpoint({
     method: "DELETE",
     path: "/events",
+    rateLimited: false,
     params: { queue_id: P.string() },
     handler: async ({ app, caller }, p) => {
       app.eventQueues.delete(caller.user.id, p.queue_id);

@@ -53,7 +53,8 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Sta
   const database = pgAdmin ? await freshPgDatabase(pgAdmin) : undefined;
   const config = loadConfig(
     { CONFAB_DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent" },
-    { port: 0, databaseUrl: database?.url, ...overrides },
+    // Tests send many requests as one user; the rate-limit tests turn limits on themselves.
+    { port: 0, databaseUrl: database?.url, rateLimiting: false, ...overrides },
   );
   return serveTestDatabase(config, opts, async () => {
     await database?.drop();

@@ -4,6 +4,7 @@
  * on the server; everything that comes from users is escaped.
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { countAttempt } from "../../http/rate_limit.js";
 import type { AppContext } from "../../context.js";
 import { ZulipError } from "../../http/errors.js";
 import {
@@ -147,6 +148,7 @@ export function registerSignupPages(server: FastifyInstance, app: AppContext): v
     if (target.kind === "link") {
       const email = field(request.body, "email");
       try {
+        await countAttempt(app, "sends_email_by_ip", request.ip);
         const { realm } = await requestRegistrationByLink(app, key, email);
         return page(
           reply,
