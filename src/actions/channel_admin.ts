@@ -3,6 +3,7 @@
  * subscriber list. Every request is one transaction, so a refused step leaves nothing behind.
  */
 import type { AppContext } from "../context.js";
+import { unlessTaken } from "../store/unique.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
 import type { ChannelGroupSetting } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
@@ -317,7 +318,7 @@ async function rename(c: ChangeContext, stream: StreamRow, raw: string): Promise
     checkChannelName(name);
     if (await getStreamByName(tx, realm.id, name)) throw channelAlreadyExists(name);
   }
-  await tx.updateTable("streams").set({ name }).where("id", "=", stream.id).execute();
+  await unlessTaken(tx.updateTable("streams").set({ name }).where("id", "=", stream.id).execute(), () => channelAlreadyExists(name));
   const updated = await reload(tx, stream);
   sendStreamUpdate(events, realm, updated, "name", name, await audienceOf(c, updated), { name: stream.name });
   await notice(c, stream, `${silentMention(actor)} renamed channel **${stream.name}** to **${name}**.`);

@@ -1,5 +1,6 @@
 /** Channel folders: creating, listing, reordering and changing them (administrators only). */
 import type { AppContext } from "../context.js";
+import { unlessTaken } from "../store/unique.js";
 import type { Caller } from "../http/auth.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
 import { badRequest } from "../http/errors.js";
@@ -35,15 +36,18 @@ async function checkNameAvailable(tx: Tx, caller: Caller, name: string): Promise
 export async function doCreateChannelFolder(app: AppContext, caller: Caller, name: string, description: string): Promise<number> {
   return runAction(app, async (tx, events) => {
     await checkNameAvailable(tx, caller, name);
-    const folder = await insertChannelFolder(tx, {
-      realm_id: caller.realm.id,
-      name,
-      description,
-      rendered_description: await renderDescription(tx, app, caller, description),
-      date_created: Math.floor(app.clock.now()),
-      creator_id: caller.user.id,
-      is_archived: 0,
-    });
+    const folder = await unlessTaken(
+      insertChannelFolder(tx, {
+        realm_id: caller.realm.id,
+        name,
+        description,
+        rendered_description: await renderDescription(tx, app, caller, description),
+        date_created: Math.floor(app.clock.now()),
+        creator_id: caller.user.id,
+        is_archived: 0,
+      }),
+      () => channelFolderExists(name),
+    );
     await sendFolderEvent(tx, events, caller, { op: "add", channel_folder: formatChannelFolder(folder) });
     return folder.id;
   });
@@ -77,7 +81,8 @@ export async function doUpdateChannelFolder(app: AppContext, caller: Caller, fol
     const announce = (data: Record<string, unknown>) => sendFolderEvent(tx, events, caller, { op: "update", channel_folder_id: folderId, data });
     if (changes.name !== undefined && changes.name !== folder.name) {
       await checkNameAvailable(tx, caller, changes.name);
-      await updateChannelFolder(tx, folderId, { name: changes.name });
+      const name = changes.name;
+      await unlessTaken(updateChannelFolder(tx, folderId, { name }), () => channelFolderExists(name));
       await announce({ name: changes.name });
     }
     if (changes.description !== undefined && changes.description !== folder.description) {

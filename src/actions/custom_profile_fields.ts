@@ -1,5 +1,6 @@
 /** Custom profile fields: the organization's list, creating fields, and setting a user's values. */
 import type { AppContext } from "../context.js";
+import { unlessTaken } from "../store/unique.js";
 import type { Caller } from "../http/auth.js";
 import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
@@ -90,16 +91,19 @@ export async function doCreateCustomProfileField(app: AppContext, caller: Caller
     const name = preset?.name ?? input.name;
     if (await customProfileFieldNameTaken(tx, realm.id, name)) throw labelTaken();
     const keepsData = input.fieldType === FIELD_TYPE.SELECT || input.fieldType === FIELD_TYPE.EXTERNAL_ACCOUNT;
-    const id = await insertCustomProfileField(tx, {
-      realm_id: realm.id,
-      name,
-      hint: preset?.hint ?? input.hint,
-      field_type: input.fieldType,
-      field_data: preset ? JSON.stringify({ subtype: input.fieldData.subtype }) : keepsData ? JSON.stringify(input.fieldData) : "",
-      display_in_profile_summary: input.displayInProfileSummary ? 1 : 0,
-      required: input.required ? 1 : 0,
-      editable_by_user: input.editableByUser ? 1 : 0,
-    });
+    const id = await unlessTaken(
+      insertCustomProfileField(tx, {
+        realm_id: realm.id,
+        name,
+        hint: preset?.hint ?? input.hint,
+        field_type: input.fieldType,
+        field_data: preset ? JSON.stringify({ subtype: input.fieldData.subtype }) : keepsData ? JSON.stringify(input.fieldData) : "",
+        display_in_profile_summary: input.displayInProfileSummary ? 1 : 0,
+        required: input.required ? 1 : 0,
+        editable_by_user: input.editableByUser ? 1 : 0,
+      }),
+      labelTaken,
+    );
     await sendFieldList(tx, events, realm);
     return id;
   });
@@ -152,7 +156,7 @@ export async function doUpdateCustomProfileField(app: AppContext, caller: Caller
       }
       if (input.fieldData !== undefined || field.field_data === "") changes.field_data = JSON.stringify(input.fieldData ?? {});
     }
-    await updateCustomProfileField(tx, field.id, changes);
+    await unlessTaken(updateCustomProfileField(tx, field.id, changes), labelTaken);
     await sendFieldList(tx, events, realm);
   });
 }

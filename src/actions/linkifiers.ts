@@ -3,6 +3,7 @@
  * sends the organization's whole new list to all its active users.
  */
 import type { AppContext } from "../context.js";
+import { unlessTaken } from "../store/unique.js";
 import type { Caller } from "../http/auth.js";
 import { badRequest, validationFailure } from "../http/errors.js";
 import {
@@ -60,12 +61,14 @@ async function checkLinkifier(tx: Tx, realmId: number, pattern: string, urlTempl
   if (hasErrors(errors)) throw validationFailure(errors);
 }
 
+const duplicateLinkifier = () => validationFailure({ [ALL_FIELDS]: [DUPLICATE_LINKIFIER] });
+
 export async function doAddLinkifier(app: AppContext, caller: Caller, pattern: string, urlTemplate: string): Promise<number> {
   const realmId = caller.realm.id;
   [pattern, urlTemplate] = [pattern.trim(), urlTemplate.trim()];
   return runAction(app, async (tx, events) => {
     await checkLinkifier(tx, realmId, pattern, urlTemplate);
-    const id = await insertLinkifier(tx, realmId, pattern, urlTemplate);
+    const id = await unlessTaken(insertLinkifier(tx, realmId, pattern, urlTemplate), duplicateLinkifier);
     await notifyLinkifiers(tx, events, realmId);
     return id;
   });
@@ -78,7 +81,7 @@ export async function doUpdateLinkifier(app: AppContext, caller: Caller, id: num
   await runAction(app, async (tx, events) => {
     if (!(await getLinkifier(tx, realmId, id))) throw linkifierNotFound();
     await checkLinkifier(tx, realmId, pattern, urlTemplate, id);
-    await updateLinkifier(tx, id, pattern, urlTemplate);
+    await unlessTaken(updateLinkifier(tx, id, pattern, urlTemplate), duplicateLinkifier);
     await notifyLinkifiers(tx, events, realmId);
   });
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from "../context.js";
+import { unlessTaken } from "../store/unique.js";
 import type { Tx } from "./run.js";
 import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
@@ -16,7 +17,7 @@ import {
   subscribedStreamIds,
   type StreamRow,
 } from "../store/streams.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest, channelAlreadyExists } from "../http/errors.js";
 import { getChannelFolder } from "../store/channel_folders.js";
 import { isGuest } from "../domain/roles.js";
 import { hasBasicAccess, hasContentAccess, hasMetadataAccess } from "../domain/channel_access.js";
@@ -53,37 +54,40 @@ export async function createStreamInTx(
     (creator ? await createAnonymousGroup(tx, realm.id, [creator.id], []) : nobody);
   const inviteOnly = input.inviteOnly ?? false;
   const description = (input.description ?? "").replace(/\n/g, " ");
-  const stream = await tx
-    .insertInto("streams")
-    .values({
-      realm_id: realm.id,
-      name: input.name,
-      description,
-      rendered_description: renderMarkdown(description, await renderContextFor(app, realm, creator, tx)).html,
-      invite_only: inviteOnly ? 1 : 0,
-      is_web_public: input.isWebPublic ? 1 : 0,
-      history_public_to_subscribers: (input.historyPublicToSubscribers ?? !inviteOnly) ? 1 : 0,
-      date_created: Math.floor(app.clock.now()),
-      creator_id: creator?.id ?? null,
-      message_retention_days: input.messageRetentionDays ?? null,
-      is_archived: 0,
-      folder_id: input.folderId ?? null,
-      topics_policy: input.topicsPolicy ?? "inherit",
-      recipient_id: null,
-      first_message_id: null,
-      can_add_subscribers_group: given.can_add_subscribers_group ?? nobody,
-      can_administer_channel_group: administer,
-      can_delete_any_message_group: given.can_delete_any_message_group ?? nobody,
-      can_delete_own_message_group: given.can_delete_own_message_group ?? nobody,
-      can_move_messages_out_of_channel_group: given.can_move_messages_out_of_channel_group ?? nobody,
-      can_move_messages_within_channel_group: given.can_move_messages_within_channel_group ?? nobody,
-      can_remove_subscribers_group: given.can_remove_subscribers_group ?? system.get("role:administrators")!,
-      can_resolve_topics_group: given.can_resolve_topics_group ?? nobody,
-      can_send_message_group: given.can_send_message_group ?? system.get("role:everyone")!,
-      can_subscribe_group: given.can_subscribe_group ?? nobody,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const stream = await unlessTaken(
+    tx
+      .insertInto("streams")
+      .values({
+        realm_id: realm.id,
+        name: input.name,
+        description,
+        rendered_description: renderMarkdown(description, await renderContextFor(app, realm, creator, tx)).html,
+        invite_only: inviteOnly ? 1 : 0,
+        is_web_public: input.isWebPublic ? 1 : 0,
+        history_public_to_subscribers: (input.historyPublicToSubscribers ?? !inviteOnly) ? 1 : 0,
+        date_created: Math.floor(app.clock.now()),
+        creator_id: creator?.id ?? null,
+        message_retention_days: input.messageRetentionDays ?? null,
+        is_archived: 0,
+        folder_id: input.folderId ?? null,
+        topics_policy: input.topicsPolicy ?? "inherit",
+        recipient_id: null,
+        first_message_id: null,
+        can_add_subscribers_group: given.can_add_subscribers_group ?? nobody,
+        can_administer_channel_group: administer,
+        can_delete_any_message_group: given.can_delete_any_message_group ?? nobody,
+        can_delete_own_message_group: given.can_delete_own_message_group ?? nobody,
+        can_move_messages_out_of_channel_group: given.can_move_messages_out_of_channel_group ?? nobody,
+        can_move_messages_within_channel_group: given.can_move_messages_within_channel_group ?? nobody,
+        can_remove_subscribers_group: given.can_remove_subscribers_group ?? system.get("role:administrators")!,
+        can_resolve_topics_group: given.can_resolve_topics_group ?? nobody,
+        can_send_message_group: given.can_send_message_group ?? system.get("role:everyone")!,
+        can_subscribe_group: given.can_subscribe_group ?? nobody,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+    () => channelAlreadyExists(input.name),
+  );
   const { id: recipientId } = await tx
     .insertInto("recipients")
     .values({ type: 2, type_id: stream.id })

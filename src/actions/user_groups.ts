@@ -1,4 +1,5 @@
 import type { AppContext } from "../context.js";
+import { unlessTaken } from "../store/unique.js";
 import type { Caller } from "../http/auth.js";
 import type { Realm } from "../store/realms.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
@@ -86,7 +87,7 @@ export async function createUserGroupInTx(tx: Tx, app: AppContext, realm: Realm,
     else if (input.creatorId !== null) settings[name] = await createAnonymousGroup(tx, realm.id, [input.creatorId], []);
     else settings[name] = system.get("role:nobody")!;
   }
-  const { id } = await tx
+  const insert = tx
     .insertInto("user_groups")
     .values({
       realm_id: realm.id,
@@ -100,6 +101,7 @@ export async function createUserGroupInTx(tx: Tx, app: AppContext, realm: Realm,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
+  const { id } = await unlessTaken(insert, () => groupExists(input.name));
   await addGroupMembers(tx, id, input.memberIds);
   return id;
 }
@@ -145,7 +147,7 @@ export async function doCreateUserGroup(app: AppContext, caller: Caller, req: Cr
       const normalized = await normalizeForRealm(tx, realm.id, value);
       settings[setting] = await resolveGroupSettingValue(tx, realm, setting, normalized, USER_GROUP_PERMISSION_SETTINGS[setting]);
     }
-    if (await namedGroupExists(tx, realm.id, name)) throw badRequest(`User group '${name}' already exists.`);
+    if (await namedGroupExists(tx, realm.id, name)) throw groupExists(name);
     const groupId = await createUserGroupInTx(tx, app, realm, {
       name,
       description: req.description,
@@ -185,6 +187,7 @@ export async function userGroupMemberIds(app: AppContext, caller: Caller, groupI
 }
 
 const insufficientPermission = () => badRequest("Insufficient permission");
+const groupExists = (name: string) => badRequest(`User group '${name}' already exists.`);
 
 /** The permission a change to a group needs, besides managing the group. */
 export type GroupAccessPermission =
@@ -246,8 +249,8 @@ export async function doUpdateUserGroup(app: AppContext, caller: Caller, groupId
     let group = await accessUserGroupForUpdate(tx, caller, groupId, "can_manage_group", true);
     if (req.name !== undefined && req.name !== group.name) {
       const name = checkUserGroupName(req.name);
-      if (await namedGroupExists(tx, realm.id, name)) throw badRequest(`User group '${name}' already exists.`);
-      await updateNamedGroup(tx, groupId, { name });
+      if (await namedGroupExists(tx, realm.id, name)) throw groupExists(name);
+      await unlessTaken(updateNamedGroup(tx, groupId, { name }), () => groupExists(name));
       group = { ...group, name };
       await sendGroupUpdate(tx, events, realm, group, { name });
     }

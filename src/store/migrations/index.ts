@@ -17,6 +17,7 @@ import * as m016 from "./016_muted_users_channel_emails.js";
 import * as m018 from "./018_misc.js";
 import * as m019 from "./019_realm_exports.js";
 import * as m020 from "./020_bigint_columns.js";
+import * as m021 from "./021_unique_names.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
 
@@ -39,4 +40,5 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["018_misc", m018.up],
   ["019_realm_exports", m019.up],
   ["020_bigint_columns", m020.up],
+  ["021_unique_names", m021.up],
 ];
