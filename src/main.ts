@@ -9,10 +9,12 @@ import { DEV_PASSWORD } from "./dev/seed.js";
 async function startProduction(): Promise<Running> {
   const config = loadConfig(process.env);
   const running = await startConfab(config);
-  const created = await bootstrapFirstRealm(running.app);
+  const zuliprc = path.join(config.dataDir, "zuliprc");
+  const created = await bootstrapFirstRealm(running.app, (text) => {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    fs.writeFileSync(zuliprc, text, { mode: 0o600 });
+  });
   if (created) {
-    const zuliprc = path.join(config.dataDir, "zuliprc");
-    fs.writeFileSync(zuliprc, created.zuliprc, { mode: 0o600 });
     console.log(
       [
         "",

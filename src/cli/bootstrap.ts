@@ -8,8 +8,11 @@ import { zuliprcText } from "./zuliprc.js";
 /**
  * On the first start with an empty database, creates an organization and its owner so a
  * Zulip client can connect at once. Returns nothing when an organization already exists.
+ * `keep` receives the owner's zuliprc before anything is committed: if it cannot keep it (an
+ * unwritable data directory), nothing is created and the next start tries again, rather than
+ * leaving an organization whose owner's key was never shown.
  */
-export async function bootstrapFirstRealm(app: AppContext) {
+export async function bootstrapFirstRealm(app: AppContext, keep: (zuliprc: string) => void = () => {}) {
   const existing = await app.db.selectFrom("realms").select("id").limit(1).executeTakeFirst();
   if (existing) return undefined;
   return runAction(app, async (tx) => {
@@ -24,6 +27,8 @@ export async function bootstrapFirstRealm(app: AppContext) {
       role: Role.OWNER,
     });
     await subscribeToDefaultChannels(tx, realm.id, owner.id);
-    return { realm, owner, zuliprc: zuliprcText(owner.delivery_email, owner.api_key, app.config.externalUrl) };
+    const zuliprc = zuliprcText(owner.delivery_email, owner.api_key, app.config.externalUrl);
+    keep(zuliprc);
+    return { realm, owner, zuliprc };
   });
 }

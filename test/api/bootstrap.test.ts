@@ -27,3 +27,22 @@ test("creates an organization and owner once, whose credentials work and who is 
   const read = await owner.get("/messages", { anchor: "newest", num_before: 5, num_after: 0 });
   assert.ok(read.body.messages.some((m: { id: number }) => m.id === sent.body.id));
 });
+
+test("when the owner's zuliprc cannot be kept, nothing is created and the next start tries again", async () => {
+  const fresh = await startTestServer();
+  try {
+    await assert.rejects(
+      bootstrapFirstRealm(fresh.app, () => {
+        throw new Error("EACCES: the data directory is not writable");
+      }),
+      /EACCES/,
+    );
+    assert.equal((await fresh.app.db.selectFrom("realms").select("id").execute()).length, 0);
+    let kept = "";
+    const created = await bootstrapFirstRealm(fresh.app, (text) => (kept = text));
+    assert.ok(created);
+    assert.equal(kept, created.zuliprc);
+  } finally {
+    await fresh.close();
+  }
+});
