@@ -378,14 +378,19 @@ function buildPatterns(env: PatternEnv): InlinePattern<any>[] {
     return { node: audio, start: m.index, end: parts.end };
   });
 
-  const autolink = regexPattern(
-    WEB_LINK_RE,
-    (m) => {
-      const url = m.groups!.url;
-      return { node: linkElement(ctx, url, null) ?? url };
-    },
-    true,
-  );
+  // Matches are leftmost, and a web address cannot begin inside text that ran up to an earlier
+  // one without that text having matched first; so the search can go on after each link.
+  const autolink: InlinePattern = {
+    ...regexPattern(
+      WEB_LINK_RE,
+      (m) => {
+        const url = m.groups!.url;
+        return { node: linkElement(ctx, url, null) ?? url };
+      },
+      true,
+    ),
+    resumeAfterMatch: true,
+  };
 
   // A linkifier never links text that other syntax has already turned into something else:
   // a pattern that can match placeholders would otherwise link its own output forever.
