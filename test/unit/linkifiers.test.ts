@@ -54,14 +54,11 @@ describe("linkifiers", () => {
   });
 
   test("a pathological pattern cannot stall rendering of a 10,000-character message", () => {
-    // Catastrophic for a backtracking engine; linear for RE2. The bound is generous on purpose.
+    // Catastrophic for a backtracking engine; linear for RE2.
     const evil = { pattern: "(?P<x>(a+)+)b", url_template: "https://x.com/{x}" };
+    // With a backtracking engine this would not finish (or would hit the render time limit).
     const message = "a".repeat(9999) + "!";
-    const started = process.hrtime.bigint();
-    const out = renderMarkdown(message, withLinkifiers(evil)).html;
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    assert.equal(out, `<p>${message}</p>`);
-    assert.ok(ms < 3000, `took ${ms} ms`);
+    assert.equal(renderMarkdown(message, withLinkifiers(evil)).html, `<p>${message}</p>`);
   });
 
   test("a pattern that could match placeholders links plain text only, and terminates", () => {
