@@ -81,6 +81,7 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     frameworkErrors: (error, _request, reply) => sendFrameworkError(reply, error),
     clientErrorHandler: answerClientError,
+    trustProxy: app.config.trustedProxies.length ? app.config.trustedProxies : false,
   });
 
   await server.register(formbody);

@@ -53,6 +53,11 @@ export interface Config {
   rateLimitRules: RateLimitRules;
   /** Event queues one user may hold; registering another removes the one idle longest. */
   maxQueuesPerUser: number;
+  /**
+   * Reverse proxies whose X-Forwarded-For names the client (addresses or CIDR ranges); rate limits
+   * by IP address would otherwise count every client behind the proxy as one.
+   */
+  trustedProxies: string[];
 }
 
 /** Zulip's RETENTION_STREAM_MESSAGE_BATCH_SIZE and delete_in_topic's time budget. */
@@ -157,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimiting: (env.CONFAB_RATE_LIMITING ?? (development ? "0" : "1")) === "1",
     rateLimitRules: { ...DEFAULT_RATE_LIMIT_RULES, ...(env.CONFAB_RATE_LIMIT_RULES ? parseRuleOverrides(env.CONFAB_RATE_LIMIT_RULES) : {}) },
     maxQueuesPerUser: positiveNumber(env.CONFAB_MAX_QUEUES_PER_USER, DEFAULT_MAX_QUEUES_PER_USER),
+    trustedProxies: (env.CONFAB_TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     ...overrides,
   };
 }

@@ -95,6 +95,24 @@ describe("api_by_ip", () => {
   });
 });
 
+describe("behind a reverse proxy", () => {
+  test("a trusted proxy's X-Forwarded-For decides the address; an untrusted one's is ignored", async () => {
+    const proxied = await startTestServer({ rateLimiting: true, rateLimitRules: { ...srv.app.config.rateLimitRules, api_by_ip: [[60, 1]] }, trustedProxies: ["127.0.0.1"] });
+    const direct = await startTestServer({ rateLimiting: true, rateLimitRules: { ...srv.app.config.rateLimitRules, api_by_ip: [[60, 1]] } });
+    try {
+      const from = (server: TestServer, ip: string) => new Api(server.url).call("GET", "/server_settings", {}, { "x-forwarded-for": ip });
+      assert.equal((await from(proxied, "203.0.113.1")).status, 200);
+      assert.equal((await from(proxied, "203.0.113.2")).status, 200, "another client behind the proxy has its own budget");
+      assert.equal((await from(proxied, "203.0.113.1")).status, 429);
+      assert.equal((await from(direct, "203.0.113.1")).status, 200);
+      assert.equal((await from(direct, "203.0.113.2")).status, 429, "without trust, the header cannot buy a fresh budget");
+    } finally {
+      await proxied.close();
+      await direct.close();
+    }
+  });
+});
+
 describe("authenticate_by_username", () => {
   test("failed logins are counted per address tried; then even the right password waits", async () => {
     time.advance(3600);
