@@ -7,6 +7,10 @@ import type { EventQueues } from "./events/queues.js";
 import type { EmailSender } from "./outbound/email.js";
 import type { FileStorage } from "./files/storage.js";
 import type { RateLimiter } from "./security/rate_limiter.js";
+import type { TableVersions } from "./store/table_versions.js";
+import type { ReadCache } from "./store/read_cache.js";
+import type { UserRow } from "./store/users.js";
+import type { Realm } from "./store/realms.js";
 
 /** A source of the current time in UNIX seconds; injectable so tests control time. */
 export interface Clock {
@@ -47,5 +51,21 @@ export interface AppContext {
   /** Signs temporary URLs of uploaded files. */
   uploadTokenKey: Buffer;
   rateLimiter: RateLimiter;
+  /** Versions of the tables cached in memory; actions move them on as they commit. */
+  versions: TableVersions;
+  caches: Caches;
+}
+
+/** Rows read on nearly every request, kept in memory until their tables are written. */
+export interface Caches {
+  /** An API key's user and organization, as authentication reads them. */
+  credentials: ReadCache<Credentials>;
+  /** The organization a host name addresses, for requests without credentials. */
+  hostRealms: ReadCache<{ realm: Realm | undefined }>;
+}
+
+export interface Credentials {
+  user: UserRow;
+  realm: Realm;
 }
 export type { DB };

@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import type { Config } from "./config.js";
 import { systemClock, systemTimers, type AppContext, type Clock, type Timers } from "./context.js";
 import { openDatabase } from "./store/db.js";
+import { ReadCache } from "./store/read_cache.js";
 import { EventBus } from "./events/bus.js";
 import { EventQueues } from "./events/queues.js";
 import { buildServer, createLogger } from "./app.js";
@@ -11,6 +12,11 @@ import { ScheduledMessageWorker } from "./workers/scheduled_messages.js";
 import { startMessagePushNotifications } from "./actions/push_devices.js";
 import { createEmailSender } from "./outbound/email.js";
 import { LocalFileStorage, loadOrCreateKey } from "./files/storage.js";
+
+/** API keys whose user and organization stay in memory; more than the active users of a large organization. */
+const CACHED_CREDENTIALS = 50_000;
+/** Host names whose organization stays in memory; any client may send any Host header. */
+const CACHED_HOSTS = 1_000;
 
 export interface Running {
   app: AppContext;
@@ -53,6 +59,11 @@ export async function openAppContext(
     files: new LocalFileStorage(path.join(config.dataDir, "uploads")),
     uploadTokenKey: loadOrCreateKey(path.join(config.dataDir, "upload_token.key")),
     rateLimiter: new RateLimiter(config.rateLimiting, config.rateLimitRules, new MemoryRateLimitStore(), clock),
+    versions: database.versions,
+    caches: {
+      credentials: new ReadCache(database.versions, ["users", "realms"], CACHED_CREDENTIALS),
+      hostRealms: new ReadCache(database.versions, ["realms"], CACHED_HOSTS),
+    },
   };
   const stopPushNotifications = startMessagePushNotifications(app);
   return {

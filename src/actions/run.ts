@@ -2,6 +2,7 @@ import type { Transaction } from "kysely";
 import type { AppContext } from "../context.js";
 import type { DB } from "../store/schema.js";
 import type { Notice } from "../events/bus.js";
+import { WriteWatchPlugin } from "../store/table_versions.js";
 
 export type Tx = Transaction<DB>;
 
@@ -13,10 +14,17 @@ export class PendingEvents {
   }
 }
 
-/** Runs one state change in one transaction, then publishes its events. */
+/**
+ * Runs one state change in one transaction, then publishes its events. Cached rows of the
+ * tables it wrote are read afresh from then on, including by requests that read them before
+ * the commit.
+ */
 export async function runAction<T>(app: AppContext, fn: (tx: Tx, events: PendingEvents) => Promise<T>): Promise<T> {
   const events = new PendingEvents();
-  const result = await app.db.transaction().execute((tx) => fn(tx, events));
+  const written = new Set<string>();
+  const watch = new WriteWatchPlugin(app.versions.tables, (tables) => tables.forEach((t) => written.add(t)));
+  const result = await app.db.transaction().execute((tx) => fn(tx.withPlugin(watch), events));
+  app.versions.bump(written);
   for (const notice of events.notices) app.bus.publish(notice);
   return result;
 }

@@ -44,27 +44,36 @@ export const largestMax = (rules: readonly Rule[]): number => Math.max(...rules.
  * counting this request in `remaining` when it is allowed.
  */
 export function decide(times: readonly number[], rules: readonly Rule[], now: number): RateLimitDecision {
-  const counts = rules.map(([windowSecs]) => times.filter((t) => t > now - windowSecs));
-  const limited = rules.some(([, max], i) => counts[i].length >= max);
+  // Index of each window's first request: times are sorted, so a binary search finds it.
+  const starts = rules.map(([windowSecs]) => firstAfter(times, now - windowSecs));
+  const limited = rules.some(([, max], i) => times.length - starts[i] >= max);
   let retryAfter = 0;
   let remaining = Infinity;
   let resetAt = now;
   rules.forEach(([windowSecs, max], i) => {
-    const recent = counts[i];
+    const inWindow = times.length - starts[i];
     // The request whose expiry frees a slot is the max-th most recent one.
-    if (recent.length >= max) retryAfter = Math.max(retryAfter, recent[recent.length - max] + windowSecs - now);
-    remaining = Math.min(remaining, Math.max(0, max - recent.length - (limited ? 0 : 1)));
+    if (inWindow >= max) retryAfter = Math.max(retryAfter, times[times.length - max] + windowSecs - now);
+    remaining = Math.min(remaining, Math.max(0, max - inWindow - (limited ? 0 : 1)));
     // An allowed request is counted too, so an empty window then runs from now.
-    const oldest = recent.length ? recent[0] : limited ? undefined : now;
+    const oldest = inWindow ? times[starts[i]] : limited ? undefined : now;
     if (oldest !== undefined) resetAt = Math.max(resetAt, oldest + windowSecs);
   });
   return { limited, retryAfter, limit: Math.min(...rules.map(([, n]) => n)), remaining, resetAt };
 }
 
-/**
- * Rule overrides from the server's configuration, JSON like `{"api_by_user": [[60, 1000]]}`.
- * Unknown domains and malformed rules are errors, so a typo cannot silently disable a limit.
- */
+/** The index of the first time later than `t` in ascending `times` (its length if none). */
+function firstAfter(times: readonly number[], t: number): number {
+  let low = 0;
+  let high = times.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (times[mid] > t) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
+
 export function parseRuleOverrides(json: string): Partial<RateLimitRules> {
   const parsed: unknown = JSON.parse(json);
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("rate limit rules must be a JSON object");

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
-import type { AppContext } from "../context.js";
+import type { AppContext, Credentials } from "../context.js";
 import { getUserByApiKey, type UserRow } from "../store/users.js";
-import { getRealm, type Realm } from "../store/realms.js";
+import { frozenRealm, getRealm, type Realm } from "../store/realms.js";
 import { ZulipError, unauthorized } from "./errors.js";
 
 export interface Caller {
@@ -28,12 +28,20 @@ export async function authenticate(app: AppContext, request: FastifyRequest): Pr
   const [email, apiKey] = decoded.split(":").map((s) => s.trim());
 
   if (!API_KEY_SHAPE.test(apiKey)) throw unauthorized("Malformed API key");
-  const user = await getUserByApiKey(app.db, apiKey);
-  if (!user || user.delivery_email.toLowerCase() !== email.toLowerCase()) throw unauthorized("Invalid API key");
-  const realm = await getRealm(app.db, user.realm_id);
-  if (!realm || realm.deactivated) throw unauthorized("This organization has been deactivated");
+  const credentials = await app.caches.credentials.get(apiKey, () => loadCredentials(app, apiKey));
+  if (!credentials || credentials.user.delivery_email.toLowerCase() !== email.toLowerCase()) throw unauthorized("Invalid API key");
+  const { user, realm } = credentials;
+  if (realm.deactivated) throw unauthorized("This organization has been deactivated");
   if (user.is_active !== 1) throw unauthorized("Account is deactivated");
   return { user, realm, clientName: clientName(request) };
+}
+
+/** Shared by every request with the key until a write to users or realms: frozen, so no one edits it. */
+async function loadCredentials(app: AppContext, apiKey: string): Promise<Credentials | undefined> {
+  const user = await getUserByApiKey(app.db, apiKey);
+  const realm = user && (await getRealm(app.db, user.realm_id));
+  if (!user || !realm) return undefined;
+  return { user: Object.freeze(user), realm: frozenRealm(realm) };
 }
 
 export function clientName(request: FastifyRequest): string {

@@ -3,7 +3,7 @@ import type { AppContext } from "../context.js";
 import { publicEndpoint } from "../http/endpoint.js";
 import { P } from "../http/params.js";
 import { ZulipError, authenticationFailed, badRequest, realmDeactivated, userDeactivated } from "../http/errors.js";
-import { getDefaultRealm, getRealmByStringId, type Realm } from "../store/realms.js";
+import { frozenRealm, getDefaultRealm, getRealmByStringId, type Realm } from "../store/realms.js";
 import { getUserByDeliveryEmail, listUsers } from "../store/users.js";
 import { isValidEmail } from "../domain/users.js";
 import { verifyPassword } from "../security/credentials.js";
@@ -14,12 +14,23 @@ import { renderMarkdown } from "../markdown/render.js";
 /** The organization a request addresses: by subdomain when one matches, else the default one. */
 export async function realmForHost(app: AppContext, request: FastifyRequest): Promise<Realm | undefined> {
   const host = (request.headers.host ?? "").split(":")[0];
-  const label = host.split(".")[0];
-  if (host.includes(".") && label) {
-    const bySubdomain = await getRealmByStringId(app.db, label);
-    if (bySubdomain) return bySubdomain;
+  const label = host.includes(".") ? host.split(".")[0] : "";
+  const found = await app.caches.hostRealms.get(label, async () => {
+    const realm = (label && (await getRealmByStringId(app.db, label))) || (await getDefaultRealm(app.db));
+    return { realm: realm && frozenRealm(realm) };
+  });
+  return found?.realm;
+}
+
+/** Rendered once per version of the organization's row (cached realms are shared objects). */
+const renderedDescriptions = new WeakMap<Realm, string>();
+function renderedDescription(realm: Realm): string {
+  let html = renderedDescriptions.get(realm);
+  if (html === undefined) {
+    html = renderMarkdown(realm.description).html;
+    renderedDescriptions.set(realm, html);
   }
-  return getDefaultRealm(app.db);
+  return html;
 }
 
 function validateLoginEmail(username: string): string {
@@ -82,7 +93,7 @@ export const authRoutes = [
           realm_uri: app.config.externalUrl,
           realm_name: realm.name,
           realm_icon: `${app.config.externalUrl}/static/images/default-avatar.png`,
-          realm_description: renderMarkdown(realm.description).html,
+          realm_description: renderedDescription(realm),
           realm_web_public_access_enabled: app.config.webPublicStreamsEnabled && realm.props.enable_spectator_access,
         });
       }

@@ -29,6 +29,13 @@ export function toRealm(row: RealmRow): Realm {
   };
 }
 
+/** For an organization shared between requests by a cache: no one may change it in place. */
+export function frozenRealm(realm: Realm): Realm {
+  Object.freeze(realm.props);
+  Object.freeze(realm.groupSettings);
+  return Object.freeze(realm);
+}
+
 export async function getRealm(db: Executor, id: number): Promise<Realm | undefined> {
   const row = await db.selectFrom("realms").selectAll().where("id", "=", id).executeTakeFirst();
   return row && toRealm(row);
