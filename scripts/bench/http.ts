@@ -1,0 +1,336 @@
+/**
+ * `npm run bench -- http [--seconds=5] [--connections=50] [--only=users/me] [--cpu-prof=DIR]`:
+ *   The cost of a request on the hot path. In one run, autocannon loads three servers, each in a
+ *   child process of its own: a bare Node `http` server and a bare Fastify route answering a fixed
+ *   JSON body (GET /users/me's own), and a production-mode Confab on SQLite. For each request it
+ *   prints requests/s, p99 latency, the server's CPU time per request (steady even when the
+ *   machine is busy) and Confab's share of the bare Node server's rate. Then the event queue's
+ *   long-poll round trip: a message event from POST /typing to a waiting GET /events, one at a
+ *   time, beside the same round trip on a bare Node server. Rate limits are raised out of reach
+ *   (still counted) so that the limiter's cost is included.
+ */
+import http from "node:http";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fork, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import inspector from "node:inspector";
+import autocannon from "autocannon";
+
+const SELF = fileURLToPath(import.meta.url);
+type Reply = Record<string, unknown>;
+
+interface Target {
+  name: string;
+  method: "GET" | "POST";
+  path: string;
+  body?: string;
+  /** Compared with the bare servers (the others are Confab-only rows). */
+  baseline?: boolean;
+}
+
+interface Ready {
+  url: string;
+  auth: string;
+  /** Authorization of a second user, whose typing notices reach the first. */
+  otherAuth: string;
+  otherId: number;
+  myId: number;
+  body: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers under test, in child processes.
+
+/** CPU profiles of one stretch of load each, taken in the server's own process. */
+function profiler() {
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<Reply>((resolve, reject) => session.post(method, (err, result) => (err ? reject(err) : resolve((result ?? {}) as Reply))));
+  return {
+    start: async () => {
+      await post("Profiler.enable");
+      await post("Profiler.start");
+    },
+    stop: async (file: string) => fs.writeFileSync(file, JSON.stringify((await post("Profiler.stop")).profile)),
+  };
+}
+
+function serveIpc(ready: Ready, handle: (op: string) => Promise<Reply> | Reply): void {
+  const profiles = profiler();
+  process.on("message", async (msg: { id: number; op: string }) => {
+    if (msg.op === "cpu") {
+      const { user, system } = process.cpuUsage();
+      process.send!({ id: msg.id, cpuMicros: user + system, rss: process.memoryUsage().rss });
+      return;
+    }
+    if (msg.op.startsWith("profile ")) {
+      const file = msg.op.slice("profile ".length);
+      await (file === "start" ? profiles.start() : profiles.stop(file));
+      process.send!({ id: msg.id });
+      return;
+    }
+    process.send!({ id: msg.id, ...(await handle(msg.op)) });
+  });
+  process.send!({ id: 0, ...ready });
+}
+
+async function confabServer(): Promise<void> {
+  const { loadConfig } = await import("../../src/config.js");
+  const { startConfab } = await import("../../src/server.js");
+  const { createRealm } = await import("../../src/actions/realms.js");
+  const { runAction } = await import("../../src/actions/run.js");
+  const { createUserInTx } = await import("../../src/actions/users.js");
+  const { Role } = await import("../../src/domain/roles.js");
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "confab-bench-http-"));
+  const unreachable = JSON.stringify({ api_by_user: [[60, 1e12]], api_by_ip: [[60, 1e12]] });
+  const config = loadConfig({ CONFAB_DATA_DIR: dataDir, LOG_LEVEL: "silent", CONFAB_RATE_LIMITING: "1", CONFAB_RATE_LIMIT_RULES: unreachable }, { port: 0 });
+  const running = await startConfab(config);
+  const realm = await createRealm(running.app, { stringId: "bench", name: "Bench" });
+  const people = [];
+  for (let i = 0; i < 100; i++) {
+    const user = await runAction(running.app, (tx) =>
+      createUserInTx(tx, running.app, realm, { email: `user${i}@bench.example.com`, fullName: `User ${i}`, role: i === 0 ? Role.OWNER : Role.MEMBER }),
+    );
+    people.push({ id: user.id, auth: "Basic " + Buffer.from(`${user.delivery_email}:${user.api_key}`).toString("base64") });
+  }
+  const [me, other] = people;
+  const call = async (method: string, route: string, params?: Record<string, string>) => {
+    const res = await fetch(`${running.url}/api/v1${route}`, { method, headers: { authorization: me.auth }, body: params && new URLSearchParams(params) });
+    if (!res.ok) throw new Error(`${method} ${route} failed: ${res.status} ${await res.text()}`);
+    return res.text();
+  };
+  // One channel with all 100 people; 1,000 messages in 10 topics.
+  await call("POST", "/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "bench" }]), principals: JSON.stringify(people.map((p) => p.id)) });
+  for (let i = 0; i < 1000; i++) {
+    await call("POST", "/messages", { type: "stream", to: "bench", topic: `topic ${i % 10}`, content: `Message ${i}: the numbers are in, **details** follow.` });
+  }
+  const body = await call("GET", "/users/me");
+  serveIpc({ url: running.url, auth: me.auth, otherAuth: other.auth, otherId: other.id, myId: me.id, body }, async (op) => {
+    if (op === "close") {
+      await running.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      setImmediate(() => process.exit(0));
+    }
+    return {};
+  });
+}
+
+/**
+ * The bare servers answer every request with the same body; a GET /events waits for the next
+ * POST /typing, or answers at once if one came since the last, as an event queue would.
+ */
+function bareHandler(body: string) {
+  const waiting: ((text: string) => void)[] = [];
+  let queued = 0;
+  return (url: string, send: (text: string) => void) => {
+    if (url.startsWith("/api/v1/events")) {
+      if (queued) {
+        queued = 0;
+        send(body);
+      } else waiting.push(send);
+      return;
+    }
+    if (url.startsWith("/api/v1/typing")) {
+      if (waiting.length) waiting.splice(0).forEach((w) => w(body));
+      else queued++;
+    }
+    send(body);
+  };
+}
+
+async function bareNodeServer(body: string): Promise<void> {
+  const handle = bareHandler(body);
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => handle(req.url ?? "/", (text) => res.writeHead(200, { "content-type": "application/json" }).end(text)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  serveIpc({ url: `http://127.0.0.1:${port}`, auth: "", otherAuth: "", otherId: 0, myId: 0, body }, (op) => {
+    if (op === "close") setImmediate(() => process.exit(0));
+    return {};
+  });
+}
+
+async function bareFastifyServer(body: string): Promise<void> {
+  const { default: Fastify } = await import("fastify");
+  const handle = bareHandler(body);
+  const server = Fastify();
+  server.addContentTypeParser("*", { parseAs: "buffer" }, (_req, _body, done) => done(null, {}));
+  server.all("/*", (req, reply) => handle(req.url, (text) => void reply.type("application/json").send(text)));
+  await server.listen({ port: 0, host: "127.0.0.1" });
+  const { port } = server.server.address() as { port: number };
+  serveIpc({ url: `http://127.0.0.1:${port}`, auth: "", otherAuth: "", otherId: 0, myId: 0, body }, (op) => {
+    if (op === "close") setImmediate(() => process.exit(0));
+    return {};
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The parent: load and measurements.
+
+interface ServerHandle extends Ready {
+  call(op: string): Promise<Reply>;
+  child: ChildProcess;
+}
+
+function startServer(mode: string, body = ""): Promise<ServerHandle> {
+  const child = fork(SELF, [mode, body], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  let next = 1;
+  const pending = new Map<number, (reply: Reply) => void>();
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`${mode} exited with ${code}`)));
+    child.on("message", (msg: Reply & { id: number }) => {
+      if (msg.id !== 0) {
+        pending.get(msg.id)?.(msg);
+        pending.delete(msg.id);
+        return;
+      }
+      resolve({
+        ...(msg as unknown as Ready),
+        child,
+        call: (op) =>
+          new Promise((done) => {
+            const id = next++;
+            pending.set(id, done);
+            child.send({ id, op });
+          }),
+      });
+    });
+  });
+}
+
+async function stop(server: ServerHandle): Promise<void> {
+  const exited = new Promise((resolve) => server.child.once("exit", resolve));
+  await server.call("close");
+  await exited;
+}
+
+interface Load {
+  rps: number;
+  p99: number;
+  cpuMicrosPerRequest: number;
+  errors: number;
+}
+
+async function load(server: ServerHandle, target: Target, seconds: number, connections: number, profileDir?: string): Promise<Load> {
+  if (profileDir) await server.call("profile start");
+  const before = (await server.call("cpu")).cpuMicros as number;
+  const result = await autocannon({
+    url: server.url + target.path,
+    method: target.method,
+    connections,
+    duration: seconds,
+    headers: {
+      ...(server.auth ? { authorization: server.auth } : {}),
+      ...(target.body ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+    },
+    body: target.body,
+  });
+  const after = (await server.call("cpu")).cpuMicros as number;
+  if (profileDir) await server.call(`profile ${path.resolve(profileDir, target.name.replace(/[^a-z0-9]+/gi, "_") + ".cpuprofile")}`);
+  const requests = result.requests.total;
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    cpuMicrosPerRequest: (after - before) / Math.max(1, requests),
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** Long-poll round trips, one at a time: POST /typing, and the waiting GET /events answers. */
+async function roundTrips(server: ServerHandle, count: number): Promise<{ p50: number; p99: number }> {
+  const post = (route: string, auth: string, params: Record<string, string>) =>
+    fetch(`${server.url}/api/v1${route}`, { method: "POST", headers: { authorization: auth }, body: new URLSearchParams(params) }).then((r) => r.json() as Promise<Reply>);
+  let queueId = "";
+  let lastEventId = -1;
+  if (server.auth) {
+    const registered = await post("/register", server.auth, { event_types: JSON.stringify(["typing"]), fetch_event_types: "[]" });
+    queueId = registered.queue_id as string;
+    lastEventId = registered.last_event_id as number;
+  }
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const poll = fetch(`${server.url}/api/v1/events?queue_id=${queueId}&last_event_id=${lastEventId}`, { headers: { authorization: server.auth } }).then(
+      (r) => r.json() as Promise<{ events?: { id: number }[] }>,
+    );
+    // Give the poll time to arrive and wait before the event is made.
+    await new Promise((r) => setTimeout(r, 2));
+    const t0 = performance.now();
+    void post("/typing", server.otherAuth, { op: i % 2 ? "stop" : "start", to: JSON.stringify([server.myId]) });
+    const answer = await poll;
+    times.push(performance.now() - t0);
+    if (server.auth) lastEventId = Math.max(...answer.events!.map((e) => e.id));
+  }
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(times.length / 2)], p99: times[Math.floor(times.length * 0.99)] };
+}
+
+function option(args: string[], name: string, fallback: number): number {
+  const arg = args.find((a) => a.startsWith(`--${name}=`));
+  return arg ? Number(arg.slice(name.length + 3)) : fallback;
+}
+
+export async function run(args: string[]): Promise<void> {
+  const seconds = option(args, "seconds", 5);
+  const connections = option(args, "connections", 50);
+  const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length);
+  // A CPU profile of Confab's process under each load, for scripts/cpuprofile-top.ts.
+  const profileDir = args.find((a) => a.startsWith("--cpu-prof="))?.slice("--cpu-prof=".length);
+  console.log(`HTTP hot path (autocannon, ${connections} connections, ${seconds} s each; node ${process.version}; ${os.cpus().length} CPUs)`);
+
+  if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
+  const confab = await startServer("http-confab");
+  const stream = encodeURIComponent(JSON.stringify([{ operator: "channel", operand: "bench" }]));
+  const topic = encodeURIComponent(JSON.stringify([{ operator: "channel", operand: "bench" }, { operator: "topic", operand: "topic 3" }]));
+  const targets: Target[] = [
+    { name: "GET /users/me", method: "GET", path: "/api/v1/users/me", baseline: true },
+    { name: "GET /server_settings", method: "GET", path: "/api/v1/server_settings", baseline: true },
+    { name: "GET /users/me/alert_words", method: "GET", path: "/api/v1/users/me/alert_words" },
+    { name: "unknown route (404)", method: "GET", path: "/api/v1/no/such/route" },
+    { name: "GET /messages 20 newest", method: "GET", path: "/api/v1/messages?anchor=newest&num_before=20&num_after=0" },
+    { name: "GET /messages channel+topic", method: "GET", path: `/api/v1/messages?anchor=newest&num_before=20&num_after=0&narrow=${topic}` },
+    { name: "GET /messages channel", method: "GET", path: `/api/v1/messages?anchor=newest&num_before=20&num_after=0&narrow=${stream}` },
+    { name: "POST /messages (100 subscribers)", method: "POST", path: "/api/v1/messages", body: "type=stream&to=bench&topic=load&content=Hello+**there**%2C+a+load+test+message." },
+    { name: "POST /register", method: "POST", path: "/api/v1/register" },
+  ];
+  const measured = targets.filter((t) => !only || t.path.includes(only));
+  const confabLoads = new Map<string, Load>();
+  for (const target of measured) confabLoads.set(target.name, await load(confab, target, seconds, connections, profileDir));
+  const rss = (await confab.call("cpu")).rss as number;
+  const confabTrips = await roundTrips(confab, 300);
+  await stop(confab);
+
+  const bare: Record<string, { load: Load; trips: { p50: number; p99: number } }> = {};
+  for (const [name, mode] of [["bare Node http", "http-bare-node"], ["bare Fastify", "http-bare-fastify"]] as const) {
+    const server = await startServer(mode, confab.body);
+    bare[name] = { load: await load(server, targets[0], seconds, connections), trips: await roundTrips(server, 300) };
+    await stop(server);
+  }
+
+  const node = bare["bare Node http"].load.rps;
+  const row = (name: string, l: Load, ratio = true) =>
+    `  ${name.padEnd(36)} ${l.rps.toFixed(0).padStart(8)} req/s   p99 ${String(l.p99).padStart(5)} ms   cpu ${l.cpuMicrosPerRequest
+      .toFixed(0)
+      .padStart(6)} µs/req${ratio ? `   ${((100 * l.rps) / node).toFixed(0).padStart(4)}% of bare Node` : ""}${l.errors ? `   ${l.errors} errors!` : ""}`;
+  console.log("\nbaselines (same body as GET /users/me):");
+  for (const [name, b] of Object.entries(bare)) console.log(row(name, b.load, name !== "bare Node http"));
+  console.log("\nConfab (SQLite, 100 users, 1,000 messages):");
+  for (const target of measured) console.log(row(target.name, confabLoads.get(target.name)!));
+  console.log(`  idle-after-load RSS ${(rss / 1024 / 1024).toFixed(1)} MiB`);
+  console.log("\nlong-poll round trip (POST /typing → waiting GET /events answers), 300 in a row:");
+  console.log(`  Confab           p50 ${confabTrips.p50.toFixed(2)} ms   p99 ${confabTrips.p99.toFixed(2)} ms`);
+  for (const [name, b] of Object.entries(bare)) console.log(`  ${name.padEnd(16)} p50 ${b.trips.p50.toFixed(2)} ms   p99 ${b.trips.p99.toFixed(2)} ms`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === SELF) {
+  const [mode, body] = process.argv.slice(2);
+  if (mode === "http-confab") await confabServer();
+  else if (mode === "http-bare-node") await bareNodeServer(body);
+  else if (mode === "http-bare-fastify") await bareFastifyServer(body);
+}
