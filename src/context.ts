@@ -11,6 +11,7 @@ import type { TableVersions } from "./store/table_versions.js";
 import type { ReadCache } from "./store/read_cache.js";
 import type { UserRow } from "./store/users.js";
 import type { Realm } from "./store/realms.js";
+import type { ProfileData } from "./store/custom_profile_fields.js";
 
 /** A source of the current time in UNIX seconds; injectable so tests control time. */
 export interface Clock {
@@ -62,6 +63,8 @@ export interface Caches {
   credentials: ReadCache<Credentials>;
   /** The organization a host name addresses, for requests without credentials. */
   hostRealms: ReadCache<{ realm: Realm | undefined }>;
+  /** One user's custom profile field values, by "realm id:user id". */
+  profileData: ReadCache<ProfileData>;
 }
 
 export interface Credentials {

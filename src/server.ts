@@ -13,8 +13,8 @@ import { startMessagePushNotifications } from "./actions/push_devices.js";
 import { createEmailSender } from "./outbound/email.js";
 import { LocalFileStorage, loadOrCreateKey } from "./files/storage.js";
 
-/** API keys whose user and organization stay in memory; more than the active users of a large organization. */
-const CACHED_CREDENTIALS = 50_000;
+/** Users whose credentials and profile stay in memory: more than the active users of a large organization. */
+const CACHED_USERS = 50_000;
 /** Host names whose organization stays in memory; any client may send any Host header. */
 const CACHED_HOSTS = 1_000;
 
@@ -61,8 +61,9 @@ export async function openAppContext(
     rateLimiter: new RateLimiter(config.rateLimiting, config.rateLimitRules, new MemoryRateLimitStore(), clock),
     versions: database.versions,
     caches: {
-      credentials: new ReadCache(database.versions, ["users", "realms"], CACHED_CREDENTIALS),
+      credentials: new ReadCache(database.versions, ["users", "realms"], CACHED_USERS),
       hostRealms: new ReadCache(database.versions, ["realms"], CACHED_HOSTS),
+      profileData: new ReadCache(database.versions, ["custom_profile_fields", "custom_profile_values"], CACHED_USERS),
     },
   };
   const stopPushNotifications = startMessagePushNotifications(app);

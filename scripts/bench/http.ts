@@ -13,13 +13,14 @@ import http from "node:http";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fork, type ChildProcess } from "node:child_process";
+import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import inspector from "node:inspector";
 import autocannon from "autocannon";
 
 const SELF = fileURLToPath(import.meta.url);
+const ROOT = path.resolve(path.dirname(SELF), "../..");
 type Reply = Record<string, unknown>;
 
 interface Target {
@@ -78,13 +79,18 @@ function serveIpc(ready: Ready, handle: (op: string) => Promise<Reply> | Reply):
   process.send!({ id: 0, ...ready });
 }
 
+/**
+ * Confab as `npm start` runs it: tsc's output in dist/, built by the parent. (Through tsx, every
+ * nested function would pay for esbuild's name-keeping helper on each call.)
+ */
 async function confabServer(): Promise<void> {
-  const { loadConfig } = await import("../../src/config.js");
-  const { startConfab } = await import("../../src/server.js");
-  const { createRealm } = await import("../../src/actions/realms.js");
-  const { runAction } = await import("../../src/actions/run.js");
-  const { createUserInTx } = await import("../../src/actions/users.js");
-  const { Role } = await import("../../src/domain/roles.js");
+  const dist = <T>(module: string): Promise<T> => import(path.join(ROOT, "dist/src", module));
+  const { loadConfig } = await dist<typeof import("../../src/config.js")>("config.js");
+  const { startConfab } = await dist<typeof import("../../src/server.js")>("server.js");
+  const { createRealm } = await dist<typeof import("../../src/actions/realms.js")>("actions/realms.js");
+  const { runAction } = await dist<typeof import("../../src/actions/run.js")>("actions/run.js");
+  const { createUserInTx } = await dist<typeof import("../../src/actions/users.js")>("actions/users.js");
+  const { Role } = await dist<typeof import("../../src/domain/roles.js")>("domain/roles.js");
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "confab-bench-http-"));
   const unreachable = JSON.stringify({ api_by_user: [[60, 1e12]], api_by_ip: [[60, 1e12]] });
@@ -285,6 +291,7 @@ export async function run(args: string[]): Promise<void> {
   console.log(`HTTP hot path (autocannon, ${connections} connections, ${seconds} s each; node ${process.version}; ${os.cpus().length} CPUs)`);
 
   if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
+  execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
   const confab = await startServer("http-confab");
   const stream = encodeURIComponent(JSON.stringify([{ operator: "channel", operand: "bench" }]));
   const topic = encodeURIComponent(JSON.stringify([{ operator: "channel", operand: "bench" }, { operator: "topic", operand: "topic 3" }]));

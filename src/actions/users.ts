@@ -12,7 +12,7 @@ import {
   setUserProp,
   type UserRow,
 } from "../store/users.js";
-import { profileDataByUser } from "../store/custom_profile_fields.js";
+import { profileDataByUser, type ProfileData } from "../store/custom_profile_fields.js";
 import { accessibleUserIds as accessibleUserIdsOf, canAccessAllUsers } from "../store/user_access.js";
 import { addSubscriptions } from "../store/subscriptions.js";
 import { badRequest } from "../http/errors.js";
@@ -162,8 +162,18 @@ export async function usersForApi(app: AppContext, caller: Caller, opts: UserLis
 }
 
 export async function userForApi(app: AppContext, caller: Caller, user: UserRow, opts: UserListOptions) {
-  const profiles = opts.includeCustomProfileFields ? await profileDataByUser(app.db, caller.realm.id, [user.id]) : undefined;
-  return formatUser(user, caller.user, { clientGravatar: opts.clientGravatar, profileData: profiles && (profiles.get(user.id) ?? {}) });
+  const profileData = opts.includeCustomProfileFields ? await oneUsersProfileData(app, caller.realm.id, user.id) : undefined;
+  return formatUser(user, caller.user, { clientGravatar: opts.clientGravatar, profileData });
+}
+
+/** From memory until profile fields or values change; shared between requests, so frozen. */
+async function oneUsersProfileData(app: AppContext, realmId: number, userId: number): Promise<ProfileData> {
+  const cached = await app.caches.profileData.get(`${realmId}:${userId}`, async () => {
+    const data = (await profileDataByUser(app.db, realmId, [userId])).get(userId) ?? {};
+    Object.values(data).forEach((value) => Object.freeze(value));
+    return Object.freeze(data);
+  });
+  return cached!;
 }
 
 /** GET /users/me: the caller with their profile data and newest message id. */

@@ -18,8 +18,8 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/** Tables read on every request (credentials, organization settings) and cached. */
-const CACHED_TABLES = new Set(["users", "realms"]);
+/** Tables read on nearly every request (credentials, organization settings, profiles) and cached. */
+const CACHED_TABLES = new Set(["users", "realms", "custom_profile_fields", "custom_profile_values"]);
 
 /** Statements SQLite keeps compiled; a request's statements are the same few texts each time. */
 const PREPARED_STATEMENTS = 500;

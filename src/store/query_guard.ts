@@ -36,19 +36,37 @@ function isInOperator(node: BinaryOperationNode): boolean {
   return OperatorNode.is(op) && (op.operator === "in" || op.operator === "not in");
 }
 
-class Guard extends OperationNodeTransformer {
+/**
+ * Refuses NUL anywhere in the query and tells whether it has a list too long to bind as is.
+ * Reads the tree in place: copying it, as a transformer does, cost more than running the query.
+ */
+function checkAndFindLongLists(node: unknown): boolean {
+  if (Array.isArray(node)) {
+    let found = false;
+    for (const item of node) found = checkAndFindLongLists(item) || found;
+    return found;
+  }
+  if (!node || typeof node !== "object") return false;
+  if (ValueNode.is(node as ValueNode)) {
+    checkValue((node as ValueNode).value);
+    return false;
+  }
+  if (PrimitiveValueListNode.is(node as PrimitiveValueListNode)) {
+    const { values } = node as PrimitiveValueListNode;
+    values.forEach(checkValue);
+    return values.length > MAX_INLINE_LIST;
+  }
+  let found = false;
+  for (const key in node) {
+    if (key !== "kind") found = checkAndFindLongLists((node as Record<string, unknown>)[key]) || found;
+  }
+  return found;
+}
+
+/** Rewrites long IN lists into one bound list. */
+class LongListRewriter extends OperationNodeTransformer {
   constructor(private readonly dialect: Dialect) {
     super();
-  }
-
-  protected override transformValue(node: ValueNode): ValueNode {
-    checkValue(node.value);
-    return super.transformValue(node);
-  }
-
-  protected override transformPrimitiveValueList(node: PrimitiveValueListNode): PrimitiveValueListNode {
-    node.values.forEach(checkValue);
-    return super.transformPrimitiveValueList(node);
   }
 
   protected override transformBinaryOperation(node: BinaryOperationNode): BinaryOperationNode {
@@ -68,12 +86,12 @@ class Guard extends OperationNodeTransformer {
 }
 
 export class QueryGuardPlugin implements KyselyPlugin {
-  private readonly guard: Guard;
+  private readonly rewriter: LongListRewriter;
   constructor(dialect: Dialect) {
-    this.guard = new Guard(dialect);
+    this.rewriter = new LongListRewriter(dialect);
   }
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return this.guard.transformNode(args.node);
+    return checkAndFindLongLists(args.node) ? this.rewriter.transformNode(args.node) : args.node;
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     return args.result;

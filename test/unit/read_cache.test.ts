@@ -21,7 +21,7 @@ describe("table versions follow writes through the database", async () => {
     await db.insertInto("recipients").values({ type: 1, type_id: 12345 }).execute();
     assert.equal(versions.of("realms"), start);
 
-    const props = { string_id: "cache", name: "Cache", description: "", date_created: 0, deactivated: 0, props: "{}", group_settings: "{}" };
+    const props = { string_id: "cache", name: "Cache", description: "", date_created: 0, deactivated: 0 as const, props: "{}", group_settings: "{}" };
     const { id } = await db.insertInto("realms").values(props).returning("id").executeTakeFirstOrThrow();
     assert.equal(versions.of("realms"), start + 1);
     await db.updateTable("realms as r").set({ name: "Renamed" }).where("r.id", "=", id).execute();
