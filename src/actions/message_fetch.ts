@@ -151,7 +151,8 @@ async function planNarrow(db: Executor, realm: Realm, user: UserRow, terms: read
   return { conditions, includeHistory };
 }
 
-const flagSet = (mask: number) => sql<SqlBool>`(${col("um.flags")} & ${mask}) != 0`;
+// Literal masks: the partial indexes on unread and starred rows apply only to literal conditions.
+const flagSet = (mask: number) => sql<SqlBool>`(${col("um.flags")} & ${sql.lit(mask)}) <> 0`;
 
 function isCondition(operand: string, mark: (kind: "channel" | "dm") => void): Expression<SqlBool> {
   switch (operand) {
@@ -162,7 +163,7 @@ function isCondition(operand: string, mark: (kind: "channel" | "dm") => void): E
     case "starred":
       return flagSet(FLAG_BITS.starred);
     case "unread":
-      return sql<SqlBool>`(${col("um.flags")} & ${FLAG_BITS.read}) = 0`;
+      return sql<SqlBool>`(${col("um.flags")} & ${sql.lit(FLAG_BITS.read)}) = 0`;
     case "mentioned":
       return flagSet(MENTION_MASK);
     case "alerted":
@@ -254,7 +255,7 @@ export async function fetchMessageWindow(db: Executor, realm: Realm, user: UserR
   let anchorId: number;
   if (req.anchor === "first_unread") {
     const first = await baseQuery(db, realm, user, plan)
-      .where(sql<SqlBool>`${col("um.flags")} is not null and (${col("um.flags")} & ${FLAG_BITS.read}) = 0`)
+      .where(sql<SqlBool>`${col("um.flags")} is not null and (${col("um.flags")} & ${sql.lit(FLAG_BITS.read)}) = 0`)
       .orderBy("m.id")
       .limit(1)
       .executeTakeFirst();

@@ -1,9 +1,18 @@
 /** Per-user message flags: reading and changing the bitmask in `user_messages.flags`. */
-import { sql } from "kysely";
+import { sql, type SqlBool } from "kysely";
 import type { Executor } from "./schema.js";
 import { isStorableId } from "./ids.js";
 import { FLAG_BITS } from "../domain/message_flags.js";
 import type { UnreadRow } from "../domain/unreads.js";
+
+/**
+ * Conditions on one flag with the bit written into the statement, not bound: only then can
+ * SQLite and PostgreSQL use the partial indexes on unread and starred rows (migration 022).
+ */
+export const isUnread = (column: "flags" | "user_messages.flags" = "user_messages.flags") =>
+  sql<SqlBool>`(${sql.ref(column)} & ${sql.lit(FLAG_BITS.read)}) = 0`;
+export const isStarred = (column: "flags" | "user_messages.flags" = "user_messages.flags") =>
+  sql<SqlBool>`(${sql.ref(column)} & ${sql.lit(FLAG_BITS.starred)}) <> 0`;
 
 /** Bounds the number of bound parameters per statement, well under SQLite's and PostgreSQL's limits. */
 const ID_BATCH = 1000;
@@ -64,7 +73,7 @@ export async function unreadIdsInChannel(db: Executor, userId: number, streamId:
     .select("messages.id")
     .where("user_messages.user_id", "=", userId)
     .where("messages.stream_id", "=", streamId)
-    .where(sql<number>`(user_messages.flags & ${FLAG_BITS.read})`, "=", 0);
+    .where(isUnread());
   if (topic !== null) q = q.where(sql<string>`lower(messages.topic)`, "=", topic.toLowerCase());
   return (await q.orderBy("messages.id").execute()).map((r) => r.id);
 }
@@ -89,7 +98,7 @@ export async function markUnreadBatchRead(db: Executor, userId: number, limit: n
     .selectFrom("user_messages")
     .select("message_id")
     .where("user_id", "=", userId)
-    .where(sql<number>`(flags & ${FLAG_BITS.read})`, "=", 0)
+    .where(isUnread("flags"))
     .orderBy("message_id", "desc")
     .limit(limit)
     .execute();
@@ -106,7 +115,7 @@ export async function unreadRowsFor(db: Executor, userId: number, ids: readonly 
       .select(["messages.id", "messages.stream_id", "messages.topic", "messages.dm_key", "user_messages.flags"])
       .where("user_messages.user_id", "=", userId)
       .where("messages.id", "in", batch)
-      .where(sql<number>`(user_messages.flags & ${FLAG_BITS.read})`, "=", 0)
+      .where(isUnread())
       .execute(),
   );
   return rows
@@ -119,7 +128,7 @@ export async function starredMessageIds(db: Executor, userId: number): Promise<n
     .selectFrom("user_messages")
     .select("message_id")
     .where("user_id", "=", userId)
-    .where(sql<number>`(flags & ${FLAG_BITS.starred})`, "=", FLAG_BITS.starred)
+    .where(isStarred("flags"))
     .orderBy("message_id")
     .execute();
   return rows.map((r) => r.message_id);

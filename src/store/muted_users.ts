@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Executor } from "./schema.js";
+import { isUnread } from "./message_flags.js";
 import { FLAG_BITS } from "../domain/message_flags.js";
 
 export interface MutedUserEntry {
@@ -51,7 +52,7 @@ export async function markReadFromSender(db: Executor, userId: number, senderId:
     .select("user_messages.message_id")
     .where("user_messages.user_id", "=", userId)
     .where("messages.sender_id", "=", senderId)
-    .where(sql<number>`(user_messages.flags & ${FLAG_BITS.read})`, "=", 0)
+    .where(isUnread())
     .orderBy("user_messages.message_id")
     .execute();
   const ids = rows.map((r) => r.message_id);

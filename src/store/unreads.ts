@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Executor } from "./schema.js";
+import { isUnread } from "./message_flags.js";
 import { MAX_UNREAD_MESSAGES, topicPolicyKey, type UnreadRow } from "../domain/unreads.js";
 import { FLAG_BITS } from "../domain/message_flags.js";
 
@@ -15,9 +16,10 @@ export async function unreadRows(db: Executor, userId: number): Promise<UnreadRo
     .innerJoin("messages", "messages.id", "user_messages.message_id")
     .select(["messages.id", "messages.stream_id", "messages.topic", "messages.dm_key", "user_messages.flags"])
     .where("user_messages.user_id", "=", userId)
-    .where(sql<number>`(user_messages.flags & ${FLAG_BITS.read})`, "=", 0)
+    .where(isUnread())
     .where((eb) => eb.or([eb("messages.stream_id", "is", null), eb("messages.stream_id", "not in", unsubscribed)]))
-    .orderBy("messages.id", "desc")
+    // In the index's own order: no sort of a heavy reader's rows.
+    .orderBy("user_messages.message_id", "desc")
     .limit(MAX_UNREAD_MESSAGES)
     .execute();
   return rows.map((r) => ({ messageId: r.id, streamId: r.stream_id, topic: r.topic, dmKey: r.dm_key, flags: r.flags }));
