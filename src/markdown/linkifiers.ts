@@ -3,8 +3,14 @@
  * RE2 syntax and run on re2js, whose matching time is linear in the input, so no pattern an
  * administrator writes can stall rendering.
  */
-import { RE2JS, RE2JSException } from "re2js";
+import { createRequire } from "node:module";
+import type { RE2JS } from "re2js";
 import { UriTemplate } from "./uri_template.js";
+
+// re2js loads when an organization first has a linkifier, not at every start.
+const require = createRequire(import.meta.url);
+let re2js: typeof import("re2js") | undefined;
+const loadRe2 = () => (re2js ??= require("re2js") as typeof import("re2js"));
 
 export interface Linkifier {
   pattern: string;
@@ -44,7 +50,7 @@ export function compileLinkifier(linkifier: Linkifier): CompiledLinkifier | null
   if (linkifierPatternError(linkifier.pattern) !== null) return null;
   let re: RE2JS;
   try {
-    re = RE2JS.compile(prepareLinkifierPattern(linkifier.pattern));
+    re = loadRe2().RE2JS.compile(prepareLinkifierPattern(linkifier.pattern));
   } catch {
     return null;
   }
@@ -133,9 +139,9 @@ function goErrorToRe2(message: string): string {
 export function linkifierPatternError(pattern: string): string | null {
   let re: RE2JS;
   try {
-    re = RE2JS.compile(pattern);
+    re = loadRe2().RE2JS.compile(pattern);
   } catch (e) {
-    if (!(e instanceof RE2JSException)) throw e;
+    if (!(e instanceof loadRe2().RE2JSException)) throw e;
     return goErrorToRe2(e.message);
   }
   return re.programSize() > MAX_LINKIFIER_PROGRAM_SIZE ? TOO_LARGE : null;
@@ -143,5 +149,5 @@ export function linkifierPatternError(pattern: string): string | null {
 
 /** The names of a valid pattern's named groups. */
 export function linkifierPatternGroups(pattern: string): string[] {
-  return Object.keys(RE2JS.compile(pattern).namedGroups());
+  return Object.keys(loadRe2().RE2JS.compile(pattern).namedGroups());
 }

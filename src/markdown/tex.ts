@@ -1,10 +1,15 @@
 /** Math: `$$…$$` inline and ```math blocks, typeset by KaTeX. */
-import katex from "katex";
+import { createRequire } from "node:module";
+
+// KaTeX is a tenth of the server's idle memory; loaded when the first message with math renders.
+const require = createRequire(import.meta.url);
+let katex: typeof import("katex").default | undefined;
+const loadKatex = () => (katex ??= require("katex") as typeof import("katex").default);
 
 /** KaTeX HTML for the TeX source, or null when KaTeX cannot typeset it. */
 export function renderTex(tex: string, display: boolean): string | null {
   try {
-    return katex.renderToString(tex, { displayMode: display, throwOnError: true });
+    return loadKatex().renderToString(tex, { displayMode: display, throwOnError: true });
   } catch {
     return null;
   }

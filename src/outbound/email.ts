@@ -6,7 +6,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
 
@@ -23,21 +23,27 @@ export interface EmailSender {
 
 export const outboxDir = (dataDir: string) => path.join(dataDir, "outbox");
 
+/** nodemailer is loaded when the first email goes out: most of a server's life sends none. */
+function lazyTransport(options: string | Record<string, unknown>): () => Promise<Transporter> {
+  let transport: Promise<Transporter> | undefined;
+  return () => (transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(options)));
+}
+
 export function createEmailSender(config: Pick<Config, "smtpUrl" | "emailFrom" | "dataDir">, log: Logger): EmailSender {
   if (config.smtpUrl) {
-    const transport = nodemailer.createTransport(config.smtpUrl);
+    const transport = lazyTransport(config.smtpUrl);
     return {
       async send(email) {
-        await transport.sendMail({ from: config.emailFrom, ...email });
+        await (await transport()).sendMail({ from: config.emailFrom, ...email });
       },
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  const transport = lazyTransport({ streamTransport: true, buffer: true, newline: "unix" });
   const dir = outboxDir(config.dataDir);
   let sequence = 0;
   return {
     async send(email) {
-      const info = await transport.sendMail({ from: config.emailFrom, ...email });
+      const info = await (await transport()).sendMail({ from: config.emailFrom, ...email });
       await fs.mkdir(dir, { recursive: true });
       // Names sort in the order of sending; the random part keeps two servers sharing a folder apart.
       sequence += 1;

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import pg from "pg";
+import type { Pool } from "pg";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from "kysely";
 import type { DB } from "./schema.js";
 import { MIGRATIONS } from "./migrations/index.js";
@@ -48,9 +48,6 @@ function withPreparedStatements(file: Database.Database) {
   };
 }
 
-// PostgreSQL returns BIGINT as strings; our bigints are UNIX timestamps, safely numbers.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
-
 export interface OpenOptions {
   /** postgres://... selects PostgreSQL; otherwise SQLite in `dataDir`. */
   databaseUrl?: string;
@@ -65,7 +62,11 @@ export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
   const plugins = (kind: Dialect) => [new QueryGuardPlugin(kind), new WriteWatchPlugin(CACHED_TABLES, (tables) => versions.bump(tables))];
   if (isPg) {
     dialect = "postgres";
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // Loaded only for PostgreSQL, so SQLite servers don't carry the driver.
+    const { default: pg } = await import("pg");
+    // PostgreSQL returns BIGINT as strings; ids and UNIX timestamps are safely numbers.
+    pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+    const pool: Pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     // An idle connection the server drops (a restart, or the database going away while the pool
     // closes) is discarded by the pool; without a listener its error would crash the process.
     pool.on("error", () => {});
