@@ -5,6 +5,7 @@
 const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void> }>> = {
   abuse: () => import("./bench/abuse.js"),
   http: () => import("./bench/http.js"),
+  scale: () => import("./bench/scale.js"),
   events: () => import("./bench/events.js"),
   render: () => import("./bench/render.js"),
 };

@@ -9,9 +9,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { forkChild, type Reply } from "./lib.js";
 
 const SELF = fileURLToPath(import.meta.url);
 const PASSWORD = "a fine bench password";
@@ -27,7 +27,6 @@ interface Ready {
   /** The channel the member is subscribed to. */
   channel: string;
 }
-type Reply = Record<string, unknown>;
 
 // ---------------------------------------------------------------------------------------------
 // The server process.
@@ -91,33 +90,11 @@ async function serve(): Promise<void> {
 
 interface Handle extends Ready {
   call(op: string): Promise<Reply>;
-  child: ChildProcess;
 }
 
-function startServer(): Promise<Handle> {
-  const child = fork(SELF, ["serve"], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  let next = 1;
-  const pending = new Map<number, (reply: Reply) => void>();
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-    child.on("message", (msg: Reply & { id: number }) => {
-      if (msg.id !== 0) {
-        pending.get(msg.id)?.(msg);
-        pending.delete(msg.id);
-        return;
-      }
-      resolve({
-        ...(msg as unknown as Ready),
-        child,
-        call: (op) =>
-          new Promise((done) => {
-            const id = next++;
-            pending.set(id, done);
-            child.send({ id, op });
-          }),
-      });
-    });
-  });
+async function startServer(): Promise<Handle> {
+  const server = await forkChild<Ready>(SELF, ["serve"]);
+  return { ...server.ready, call: server.call };
 }
 
 interface Case {

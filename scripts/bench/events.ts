@@ -11,9 +11,10 @@ import http from "node:http";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { execSync, fork, type ChildProcess } from "node:child_process";
+import { execSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
+import { closeChild, forkChild, insertMembers, percentile, serveIpc, type BenchUser, type Child, type Reply } from "./lib.js";
 
 const SELF = fileURLToPath(import.meta.url);
 const wallClockMs = () => performance.timeOrigin + performance.now();
@@ -21,15 +22,6 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 // ---------------------------------------------------------------------------------------------
 // Child processes: the servers under test. They talk to the parent over IPC.
-
-type Request = { id: number; op: string };
-type Reply = Record<string, unknown>;
-
-function serveIpc(handle: (op: string) => Promise<Reply> | Reply): void {
-  process.on("message", async (msg: Request) => {
-    process.send!({ id: msg.id, ...(await handle(msg.op)) });
-  });
-}
 
 /** A message event like the one a channel message produces. */
 function channelMessage(id: number) {
@@ -62,48 +54,14 @@ async function confabServer(clients: number): Promise<void> {
   const { loadConfig } = await import("../../src/config.js");
   const { startConfab } = await import("../../src/server.js");
   const { createRealm } = await import("../../src/actions/realms.js");
-  const { generateApiKey } = await import("../../src/security/credentials.js");
   const { runAction } = await import("../../src/actions/run.js");
   const { createStreamInTx } = await import("../../src/actions/streams.js");
-  const { addGroupMembers, systemGroupIds } = await import("../../src/store/groups.js");
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "confab-bench-"));
   const config = loadConfig({ CONFAB_DATA_DIR: dataDir, LOG_LEVEL: "silent" }, { port: 0 });
   const running = await startConfab(config);
   const realm = await createRealm(running.app, { stringId: "bench", name: "Bench" });
-  const users: { id: number; email: string; key: string }[] = [];
-  for (let start = 0; start < clients; start += 500) {
-    const batch = Array.from({ length: Math.min(500, clients - start) }, (_, i) => {
-      const email = `user${start + i}@bench.example.com`;
-      return {
-        realm_id: realm.id,
-        email,
-        delivery_email: email,
-        full_name: `User ${start + i}`,
-        role: 400,
-        is_active: 1 as const,
-        is_bot: 0 as const,
-        bot_type: null,
-        bot_owner_id: null,
-        is_system_bot: 0 as const,
-        api_key: generateApiKey(),
-        password_hash: null,
-        date_joined: Math.floor(Date.now() / 1000),
-        timezone: "",
-        presence_enabled: 1 as const,
-        props: "{}",
-      };
-    });
-    const rows = await running.app.db.insertInto("users").values(batch).returning(["id", "email", "api_key"]).execute();
-    for (const r of rows) users.push({ id: r.id, email: r.email, key: r.api_key });
-  }
-  // Users were inserted in bulk; give them the system group membership a member has.
-  const system = await systemGroupIds(running.app.db, realm.id);
-  for (let start = 0; start < users.length; start += 500) {
-    const ids = users.slice(start, start + 500).map((u) => u.id);
-    await addGroupMembers(running.app.db, system.get("role:members")!, ids);
-    await addGroupMembers(running.app.db, system.get("role:fullmembers")!, ids);
-  }
+  const users = await insertMembers(running.app, realm, clients);
   // Every client's user is subscribed to one channel; the message is a real POST /messages to it.
   const channel = await runAction(running.app, (tx) => createStreamInTx(tx, running.app, realm, null, { name: "bench" }));
   for (let start = 0; start < users.length; start += 500) {
@@ -168,38 +126,14 @@ async function baselineServer(): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // The parent: clients and measurements.
 
-interface ServerHandle {
+interface Ready {
   url: string;
-  users: { id: number; email: string; key: string }[];
-  call(op: string): Promise<Reply>;
-  child: ChildProcess;
+  users: BenchUser[];
 }
+type ServerHandle = Child<Ready>;
 
 function startServer(mode: string, clients: number): Promise<ServerHandle> {
-  const child = fork(SELF, [mode, String(clients)], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  let next = 1;
-  const pending = new Map<number, (reply: Reply) => void>();
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`${mode} exited with ${code}`)));
-    child.on("message", (msg: Reply & { id: number }) => {
-      if (msg.id === 0) {
-        resolve({
-          url: msg.url as string,
-          users: msg.users as ServerHandle["users"],
-          child,
-          call: (op) =>
-            new Promise((done) => {
-              const id = next++;
-              pending.set(id, done);
-              child.send({ id, op });
-            }),
-        });
-        return;
-      }
-      pending.get(msg.id)?.(msg);
-      pending.delete(msg.id);
-    });
-  });
+  return forkChild<Ready>(SELF, [mode, String(clients)]);
 }
 
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
@@ -231,10 +165,6 @@ async function untilWaiting(server: ServerHandle, count: number): Promise<Reply>
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
 interface FanOut {
   p50: number;
   p99: number;
@@ -249,15 +179,15 @@ async function measure(server: ServerHandle, clients: number, confab: boolean): 
   const setupStart = performance.now();
   const targets: { url: string; auth?: string }[] = [];
   if (confab) {
-    await inBatches(server.users, 200, async (u) => {
+    await inBatches(server.ready.users, 200, async (u) => {
       const auth = "Basic " + Buffer.from(`${u.email}:${u.key}`).toString("base64");
-      const r = await request(`${server.url}/api/v1/register`, "POST", auth, "event_types=%5B%22message%22%5D&fetch_event_types=%5B%5D");
+      const r = await request(`${server.ready.url}/api/v1/register`, "POST", auth, "event_types=%5B%22message%22%5D&fetch_event_types=%5B%5D");
       if (r.status !== 200) throw new Error(`register failed: ${r.text}`);
       const queueId = JSON.parse(r.text).queue_id;
-      targets.push({ url: `${server.url}/api/v1/events?queue_id=${queueId}&last_event_id=-1`, auth });
+      targets.push({ url: `${server.ready.url}/api/v1/events?queue_id=${queueId}&last_event_id=-1`, auth });
     });
   } else {
-    for (let i = 0; i < clients; i++) targets.push({ url: `${server.url}/poll/${i}` });
+    for (let i = 0; i < clients; i++) targets.push({ url: `${server.ready.url}/poll/${i}` });
   }
   const responses: Promise<{ status: number; text: string; at: number }>[] = [];
   // Connect in steps so the listen backlog never overflows.
@@ -288,9 +218,7 @@ async function runOne(mode: "confab" | "baseline", clients: number): Promise<Fan
   try {
     return await measure(server, clients, mode === "confab");
   } finally {
-    const exited = new Promise((resolve) => server.child.once("exit", resolve));
-    await server.call("close");
-    await exited;
+    await closeChild(server);
   }
 }
 

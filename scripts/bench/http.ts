@@ -13,23 +13,23 @@ import http from "node:http";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { execFileSync, fork, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import inspector from "node:inspector";
 import autocannon from "autocannon";
+import { closeChild, forkChild, serveIpc, type Child, type Reply } from "./lib.js";
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(SELF), "../..");
-type Reply = Record<string, unknown>;
 
 interface Target {
   name: string;
   method: "GET" | "POST";
   path: string;
   body?: string;
-  /** Compared with the bare servers (the others are Confab-only rows). */
-  baseline?: boolean;
+  /** Answered with 404 on purpose: such answers are not errors here. */
+  notFound?: boolean;
 }
 
 interface Ready {
@@ -60,21 +60,23 @@ function profiler() {
   };
 }
 
-function serveIpc(ready: Ready, handle: (op: string) => Promise<Reply> | Reply): void {
+/** The child's side: the ops every server here answers, then `handle` for the rest. */
+function serve(ready: Ready, handle: (op: string) => Promise<Reply> | Reply): void {
   const profiles = profiler();
-  process.on("message", async (msg: { id: number; op: string }) => {
-    if (msg.op === "cpu") {
+  serveIpc(async (op) => {
+    if (op === "cpu") {
       const { user, system } = process.cpuUsage();
-      process.send!({ id: msg.id, cpuMicros: user + system, rss: process.memoryUsage().rss });
-      return;
+      return { cpuMicros: user + system, rss: process.memoryUsage().rss };
     }
-    if (msg.op.startsWith("profile ")) {
-      const file = msg.op.slice("profile ".length);
-      await (file === "start" ? profiles.start() : profiles.stop(file));
-      process.send!({ id: msg.id });
-      return;
+    if (op === "profile start") {
+      await profiles.start();
+      return {};
     }
-    process.send!({ id: msg.id, ...(await handle(msg.op)) });
+    if (op.startsWith("profile ")) {
+      await profiles.stop(op.slice("profile ".length));
+      return {};
+    }
+    return handle(op);
   });
   process.send!({ id: 0, ...ready });
 }
@@ -116,7 +118,7 @@ async function confabServer(): Promise<void> {
     await call("POST", "/messages", { type: "stream", to: "bench", topic: `topic ${i % 10}`, content: `Message ${i}: the numbers are in, **details** follow.` });
   }
   const body = await call("GET", "/users/me");
-  serveIpc({ url: running.url, auth: me.auth, otherAuth: other.auth, otherId: other.id, myId: me.id, body }, async (op) => {
+  serve({ url: running.url, auth: me.auth, otherAuth: other.auth, otherId: other.id, myId: me.id, body }, async (op) => {
     if (op === "close") {
       await running.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -157,7 +159,7 @@ async function bareNodeServer(body: string): Promise<void> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
-  serveIpc({ url: `http://127.0.0.1:${port}`, auth: "", otherAuth: "", otherId: 0, myId: 0, body }, (op) => {
+  serve({ url: `http://127.0.0.1:${port}`, auth: "", otherAuth: "", otherId: 0, myId: 0, body }, (op) => {
     if (op === "close") setImmediate(() => process.exit(0));
     return {};
   });
@@ -171,7 +173,7 @@ async function bareFastifyServer(body: string): Promise<void> {
   server.all("/*", (req, reply) => handle(req.url, (text) => void reply.type("application/json").send(text)));
   await server.listen({ port: 0, host: "127.0.0.1" });
   const { port } = server.server.address() as { port: number };
-  serveIpc({ url: `http://127.0.0.1:${port}`, auth: "", otherAuth: "", otherId: 0, myId: 0, body }, (op) => {
+  serve({ url: `http://127.0.0.1:${port}`, auth: "", otherAuth: "", otherId: 0, myId: 0, body }, (op) => {
     if (op === "close") setImmediate(() => process.exit(0));
     return {};
   });
@@ -180,41 +182,10 @@ async function bareFastifyServer(body: string): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // The parent: load and measurements.
 
-interface ServerHandle extends Ready {
-  call(op: string): Promise<Reply>;
-  child: ChildProcess;
-}
+type ServerHandle = Child<Ready>;
 
 function startServer(mode: string, body = ""): Promise<ServerHandle> {
-  const child = fork(SELF, [mode, body], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  let next = 1;
-  const pending = new Map<number, (reply: Reply) => void>();
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`${mode} exited with ${code}`)));
-    child.on("message", (msg: Reply & { id: number }) => {
-      if (msg.id !== 0) {
-        pending.get(msg.id)?.(msg);
-        pending.delete(msg.id);
-        return;
-      }
-      resolve({
-        ...(msg as unknown as Ready),
-        child,
-        call: (op) =>
-          new Promise((done) => {
-            const id = next++;
-            pending.set(id, done);
-            child.send({ id, op });
-          }),
-      });
-    });
-  });
-}
-
-async function stop(server: ServerHandle): Promise<void> {
-  const exited = new Promise((resolve) => server.child.once("exit", resolve));
-  await server.call("close");
-  await exited;
+  return forkChild<Ready>(SELF, [mode, body]);
 }
 
 interface Load {
@@ -228,12 +199,12 @@ async function load(server: ServerHandle, target: Target, seconds: number, conne
   if (profileDir) await server.call("profile start");
   const before = (await server.call("cpu")).cpuMicros as number;
   const result = await autocannon({
-    url: server.url + target.path,
+    url: server.ready.url + target.path,
     method: target.method,
     connections,
     duration: seconds,
     headers: {
-      ...(server.auth ? { authorization: server.auth } : {}),
+      ...(server.ready.auth ? { authorization: server.ready.auth } : {}),
       ...(target.body ? { "content-type": "application/x-www-form-urlencoded" } : {}),
     },
     body: target.body,
@@ -245,33 +216,33 @@ async function load(server: ServerHandle, target: Target, seconds: number, conne
     rps: result.requests.average,
     p99: result.latency.p99,
     cpuMicrosPerRequest: (after - before) / Math.max(1, requests),
-    errors: result.non2xx + result.errors + result.timeouts,
+    errors: (target.notFound ? 0 : result.non2xx) + result.errors + result.timeouts,
   };
 }
 
 /** Long-poll round trips, one at a time: POST /typing, and the waiting GET /events answers. */
 async function roundTrips(server: ServerHandle, count: number): Promise<{ p50: number; p99: number }> {
   const post = (route: string, auth: string, params: Record<string, string>) =>
-    fetch(`${server.url}/api/v1${route}`, { method: "POST", headers: { authorization: auth }, body: new URLSearchParams(params) }).then((r) => r.json() as Promise<Reply>);
+    fetch(`${server.ready.url}/api/v1${route}`, { method: "POST", headers: { authorization: auth }, body: new URLSearchParams(params) }).then((r) => r.json() as Promise<Reply>);
   let queueId = "";
   let lastEventId = -1;
-  if (server.auth) {
-    const registered = await post("/register", server.auth, { event_types: JSON.stringify(["typing"]), fetch_event_types: "[]" });
+  if (server.ready.auth) {
+    const registered = await post("/register", server.ready.auth, { event_types: JSON.stringify(["typing"]), fetch_event_types: "[]" });
     queueId = registered.queue_id as string;
     lastEventId = registered.last_event_id as number;
   }
   const times: number[] = [];
   for (let i = 0; i < count; i++) {
-    const poll = fetch(`${server.url}/api/v1/events?queue_id=${queueId}&last_event_id=${lastEventId}`, { headers: { authorization: server.auth } }).then(
+    const poll = fetch(`${server.ready.url}/api/v1/events?queue_id=${queueId}&last_event_id=${lastEventId}`, { headers: { authorization: server.ready.auth } }).then(
       (r) => r.json() as Promise<{ events?: { id: number }[] }>,
     );
     // Give the poll time to arrive and wait before the event is made.
     await new Promise((r) => setTimeout(r, 2));
     const t0 = performance.now();
-    void post("/typing", server.otherAuth, { op: i % 2 ? "stop" : "start", to: JSON.stringify([server.myId]) });
+    void post("/typing", server.ready.otherAuth, { op: i % 2 ? "stop" : "start", to: JSON.stringify([server.ready.myId]) });
     const answer = await poll;
     times.push(performance.now() - t0);
-    if (server.auth) lastEventId = Math.max(...answer.events!.map((e) => e.id));
+    if (server.ready.auth) lastEventId = Math.max(...answer.events!.map((e) => e.id));
   }
   times.sort((a, b) => a - b);
   return { p50: times[Math.floor(times.length / 2)], p99: times[Math.floor(times.length * 0.99)] };
@@ -296,10 +267,10 @@ export async function run(args: string[]): Promise<void> {
   const stream = encodeURIComponent(JSON.stringify([{ operator: "channel", operand: "bench" }]));
   const topic = encodeURIComponent(JSON.stringify([{ operator: "channel", operand: "bench" }, { operator: "topic", operand: "topic 3" }]));
   const targets: Target[] = [
-    { name: "GET /users/me", method: "GET", path: "/api/v1/users/me", baseline: true },
-    { name: "GET /server_settings", method: "GET", path: "/api/v1/server_settings", baseline: true },
+    { name: "GET /users/me", method: "GET", path: "/api/v1/users/me" },
+    { name: "GET /server_settings", method: "GET", path: "/api/v1/server_settings" },
     { name: "GET /users/me/alert_words", method: "GET", path: "/api/v1/users/me/alert_words" },
-    { name: "unknown route (404)", method: "GET", path: "/api/v1/no/such/route" },
+    { name: "unknown route (404)", method: "GET", path: "/api/v1/no/such/route", notFound: true },
     { name: "GET /messages 20 newest", method: "GET", path: "/api/v1/messages?anchor=newest&num_before=20&num_after=0" },
     { name: "GET /messages channel+topic", method: "GET", path: `/api/v1/messages?anchor=newest&num_before=20&num_after=0&narrow=${topic}` },
     { name: "GET /messages channel", method: "GET", path: `/api/v1/messages?anchor=newest&num_before=20&num_after=0&narrow=${stream}` },
@@ -311,13 +282,13 @@ export async function run(args: string[]): Promise<void> {
   for (const target of measured) confabLoads.set(target.name, await load(confab, target, seconds, connections, profileDir));
   const rss = (await confab.call("cpu")).rss as number;
   const confabTrips = await roundTrips(confab, 300);
-  await stop(confab);
+  await closeChild(confab);
 
   const bare: Record<string, { load: Load; trips: { p50: number; p99: number } }> = {};
   for (const [name, mode] of [["bare Node http", "http-bare-node"], ["bare Fastify", "http-bare-fastify"]] as const) {
-    const server = await startServer(mode, confab.body);
+    const server = await startServer(mode, confab.ready.body);
     bare[name] = { load: await load(server, targets[0], seconds, connections), trips: await roundTrips(server, 300) };
-    await stop(server);
+    await closeChild(server);
   }
 
   const node = bare["bare Node http"].load.rps;

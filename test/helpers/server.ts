@@ -5,11 +5,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { loadConfig, type Config } from "../../src/config.js";
 import { startConfab, type Running, type StartOptions } from "../../src/server.js";
 import type { Clock } from "../../src/context.js";
+import { freshPgDatabase } from "./pg_database.js";
 
 export interface TestServer extends Running {
   dataDir: string;
@@ -26,25 +25,6 @@ export class ManualClock implements Clock {
   advance(seconds: number) {
     this.current += seconds;
   }
-}
-
-async function freshPgDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `confab_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
 }
 
 export async function startTestServer(overrides: Partial<Config> = {}, opts: StartOptions = {}): Promise<TestServer> {
