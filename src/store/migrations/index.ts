@@ -18,7 +18,7 @@ import * as m018 from "./018_misc.js";
 import * as m019 from "./019_realm_exports.js";
 import * as m020 from "./020_bigint_columns.js";
 import * as m021 from "./021_unique_names.js";
-import * as m022 from "./022_flag_indexes.js";
+import * as m022 from "./022_read_indexes.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
 
@@ -42,5 +42,5 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["019_realm_exports", m019.up],
   ["020_bigint_columns", m020.up],
   ["021_unique_names", m021.up],
-  ["022_flag_indexes", m022.up],
+  ["022_read_indexes", m022.up],
 ];
