@@ -36,7 +36,11 @@ interface Fixture {
 const REALM_URL = "http://zulip.testserver";
 const CAMO_URL = "https://external-content.zulipcdn.net/external_content/";
 
-const fixturePath = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, "../../shared/conformance/markdown_test_cases.json"));
+if (!process.argv[2]) {
+  console.error("usage: npm run conformance:markdown -- <Zulip's zerver/tests/fixtures/markdown_test_cases.json>");
+  process.exit(2);
+}
+const fixturePath = path.resolve(process.argv[2]);
 
 interface Seeded {
   plain: { email: string; apiKey: string };
