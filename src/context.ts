@@ -12,6 +12,7 @@ import type { ReadCache } from "./store/read_cache.js";
 import type { UserRow } from "./store/users.js";
 import type { Realm } from "./store/realms.js";
 import type { ProfileData } from "./store/custom_profile_fields.js";
+import type { RealmRenderData } from "./markdown/context.js";
 
 /** A source of the current time in UNIX seconds; injectable so tests control time. */
 export interface Clock {
@@ -65,6 +66,8 @@ export interface Caches {
   hostRealms: ReadCache<{ realm: Realm | undefined }>;
   /** One user's custom profile field values, by "realm id:user id". */
   profileData: ReadCache<ProfileData>;
+  /** An organization's users, groups, channels, emoji and linkifiers as rendering needs them, by realm id. */
+  renderData: ReadCache<RealmRenderData>;
 }
 
 export interface Credentials {

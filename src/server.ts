@@ -5,6 +5,7 @@ import type { Config } from "./config.js";
 import { systemClock, systemTimers, type AppContext, type Clock, type Timers } from "./context.js";
 import { openDatabase } from "./store/db.js";
 import { ReadCache } from "./store/read_cache.js";
+import { RENDER_DATA_TABLES } from "./markdown/context.js";
 import { EventBus } from "./events/bus.js";
 import { EventQueues } from "./events/queues.js";
 import { buildServer, createLogger } from "./app.js";
@@ -15,6 +16,8 @@ import { LocalFileStorage, loadOrCreateKey } from "./files/storage.js";
 
 /** Users whose credentials and profile stay in memory: more than the active users of a large organization. */
 const CACHED_USERS = 50_000;
+/** Organizations whose render data stays in memory. */
+const CACHED_ORGANIZATIONS = 100;
 /** Host names whose organization stays in memory; any client may send any Host header. */
 const CACHED_HOSTS = 1_000;
 
@@ -64,6 +67,7 @@ export async function openAppContext(
       credentials: new ReadCache(database.versions, ["users", "realms"], CACHED_USERS),
       hostRealms: new ReadCache(database.versions, ["realms"], CACHED_HOSTS),
       profileData: new ReadCache(database.versions, ["custom_profile_fields", "custom_profile_values"], CACHED_USERS),
+      renderData: new ReadCache(database.versions, RENDER_DATA_TABLES, CACHED_ORGANIZATIONS),
     },
   };
   const stopPushNotifications = startMessagePushNotifications(app);

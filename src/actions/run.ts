@@ -2,7 +2,7 @@ import type { Transaction } from "kysely";
 import type { AppContext } from "../context.js";
 import type { DB } from "../store/schema.js";
 import type { Notice } from "../events/bus.js";
-import { WriteWatchPlugin } from "../store/table_versions.js";
+import { WriteWatchPlugin, trackTransactionWrites } from "../store/table_versions.js";
 
 export type Tx = Transaction<DB>;
 
@@ -23,8 +23,17 @@ export async function runAction<T>(app: AppContext, fn: (tx: Tx, events: Pending
   const events = new PendingEvents();
   const written = new Set<string>();
   const watch = new WriteWatchPlugin(app.versions.tables, (tables) => tables.forEach((t) => written.add(t)));
-  const result = await app.db.transaction().execute((tx) => fn(tx.withPlugin(watch), events));
-  app.versions.bump(written);
+  let result: T;
+  try {
+    result = await app.db.transaction().execute((tx) => {
+      const watched = tx.withPlugin(watch);
+      trackTransactionWrites(watched, written);
+      return fn(watched, events);
+    });
+  } finally {
+    // Also after a rollback: what was cached from inside the transaction must go.
+    app.versions.bump(written);
+  }
   for (const notice of events.notices) app.bus.publish(notice);
   return result;
 }

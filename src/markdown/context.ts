@@ -1,11 +1,12 @@
 /**
  * What rendering needs to know about the organization: who can be mentioned, which channels
  * can be linked, custom emoji, linkifiers, settings. Rendering itself is synchronous and pure;
- * `loadRenderContext` fetches this data from the database beforehand.
+ * `renderContextFor` gathers this data beforehand.
  */
 import { listLinkifiers } from "../store/linkifiers.js";
 import { activeRealmEmojiFiles } from "../store/realm_emoji.js";
 import type { AppContext } from "../context.js";
+import { readsCommittedState } from "../store/table_versions.js";
 import type { Executor } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
@@ -54,14 +55,6 @@ export interface RenderContext {
   topicLatestMessageId?: (channelId: number, topic: string) => number | undefined;
 }
 
-export interface RealmRenderSettings {
-  realmUrl: string;
-  camo?: CamoConfig;
-  linkifiers?: Linkifier[];
-  inlineImagePreview?: boolean;
-  emptyTopicDisplayName?: string;
-}
-
 const SYSTEM_GROUP_DISPLAY_NAMES: Record<string, string> = {
   "role:owners": "Owners",
   "role:administrators": "Administrators",
@@ -73,14 +66,24 @@ const SYSTEM_GROUP_DISPLAY_NAMES: Record<string, string> = {
   "role:nobody": "Nobody",
 };
 
-/** The organization's users, groups and channels as the renderer needs them. */
-export async function loadRenderContext(
-  db: Executor,
-  realmId: number,
-  settings: RealmRenderSettings,
-  sender?: { translateEmoticons?: boolean },
-): Promise<RenderContext> {
-  const [users, groups, channels, emoji] = await Promise.all([
+/**
+ * The organization's part of a render context: who can be mentioned, which channels linked,
+ * custom emoji and linkifiers. The same for every message until one of those tables is written,
+ * so it is kept in memory (`AppContext.caches.renderData`).
+ */
+export interface RealmRenderData {
+  users: RenderUser[];
+  groups: RenderGroup[];
+  channels: RenderChannel[];
+  realmEmoji: Record<string, string>;
+  linkifiers: Linkifier[];
+}
+
+/** The tables a RealmRenderData is read from. */
+export const RENDER_DATA_TABLES = ["users", "user_groups", "streams", "realm_emoji", "realm_linkifiers"] as const;
+
+async function loadRealmRenderData(db: Executor, realmId: number): Promise<RealmRenderData> {
+  const [users, groups, channels, emoji, linkifiers] = await Promise.all([
     db.selectFrom("users").select(["id", "full_name", "is_active"]).where("realm_id", "=", realmId).orderBy("id").execute(),
     db
       .selectFrom("user_groups")
@@ -97,14 +100,9 @@ export async function loadRenderContext(
       .orderBy("id")
       .execute(),
     activeRealmEmojiFiles(db, realmId),
+    listLinkifiers(db, realmId),
   ]);
   return {
-    realmUrl: settings.realmUrl,
-    camo: settings.camo,
-    linkifiers: settings.linkifiers ?? [],
-    inlineImagePreview: settings.inlineImagePreview ?? true,
-    emptyTopicDisplayName: settings.emptyTopicDisplayName,
-    translateEmoticons: sender?.translateEmoticons ?? false,
     users: users.map((u) => ({ id: u.id, fullName: u.full_name, isActive: u.is_active === 1 })),
     groups: groups.map((g) => ({
       id: g.id,
@@ -114,12 +112,14 @@ export async function loadRenderContext(
     })),
     channels: channels.map((c) => ({ id: c.id, name: c.name })),
     realmEmoji: Object.fromEntries(emoji.map((e) => [e.name, realmEmojiUrl(realmId, e.file_name)])),
+    linkifiers,
   };
 }
 
 /**
  * The context for rendering what `sender` writes in `realm` (the sender's `translate_emoticons`
- * applies), with the organization's linkifiers in order.
+ * applies), with the organization's linkifiers in order. Read inside a transaction that wrote
+ * its tables, the data includes uncommitted writes, so it is used but not kept.
  */
 export async function renderContextFor(
   app: AppContext,
@@ -129,16 +129,13 @@ export async function renderContextFor(
 ): Promise<RenderContext> {
   const { camoUrl, camoKey, externalUrl } = app.config;
   const senderProps = sender ? (JSON.parse(sender.props) as { translate_emoticons?: boolean }) : {};
-  return loadRenderContext(
-    db,
-    realm.id,
-    {
-      realmUrl: externalUrl.replace(/\/+$/, ""),
-      camo: camoUrl && camoKey ? { url: camoUrl, key: camoKey } : undefined,
-      linkifiers: await listLinkifiers(db, realm.id),
-      inlineImagePreview: realm.props.inline_image_preview !== false,
-      emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME,
-    },
-    { translateEmoticons: senderProps.translate_emoticons === true },
-  );
+  const data = (await app.caches.renderData.get(String(realm.id), () => loadRealmRenderData(db, realm.id), { keep: readsCommittedState(db, RENDER_DATA_TABLES) }))!;
+  return {
+    ...data,
+    realmUrl: externalUrl.replace(/\/+$/, ""),
+    camo: camoUrl && camoKey ? { url: camoUrl, key: camoKey } : undefined,
+    inlineImagePreview: realm.props.inline_image_preview !== false,
+    emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME,
+    translateEmoticons: senderProps.translate_emoticons === true,
+  };
 }

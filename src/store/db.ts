@@ -18,8 +18,11 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/** Tables read on nearly every request (credentials, organization settings, profiles) and cached. */
-const CACHED_TABLES = new Set(["users", "realms", "custom_profile_fields", "custom_profile_values"]);
+/**
+ * Tables read on nearly every request (credentials, organization settings, profiles, what
+ * rendering needs) and cached.
+ */
+const CACHED_TABLES = new Set(["users", "realms", "custom_profile_fields", "custom_profile_values", "user_groups", "streams", "realm_emoji", "realm_linkifiers"]);
 
 /** Statements SQLite keeps compiled; a request's statements are the same few texts each time. */
 const PREPARED_STATEMENTS = 500;

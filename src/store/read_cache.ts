@@ -24,7 +24,8 @@ export class ReadCache<T extends object> {
     }
   }
 
-  async get(key: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
+  /** `keep: false` for a value read where others must not see it (inside a transaction). */
+  async get(key: string, load: () => Promise<T | undefined>, { keep = true } = {}): Promise<T | undefined> {
     const current = this.tables.map((t) => this.versions.of(t));
     const entry = this.entries.get(key);
     this.entries.delete(key);
@@ -34,7 +35,7 @@ export class ReadCache<T extends object> {
     }
     const value = await load();
     // A write while loading may have made the value stale: keep it only if nothing moved.
-    if (value !== undefined && this.tables.every((t, i) => this.versions.of(t) === current[i])) {
+    if (keep && value !== undefined && this.tables.every((t, i) => this.versions.of(t) === current[i])) {
       if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(key, { value, versions: current });
     }

@@ -71,3 +71,20 @@ export class WriteWatchPlugin implements KyselyPlugin {
     return args.result;
   }
 }
+
+/** The watched tables each running action's transaction has written so far (see runAction). */
+const transactionWrites = new WeakMap<object, ReadonlySet<string>>();
+
+export function trackTransactionWrites(tx: object, written: ReadonlySet<string>): void {
+  transactionWrites.set(tx, written);
+}
+
+/**
+ * Whether what `executor` reads from `tables` is what everyone else reads: true outside a
+ * transaction, and inside one that has not written them.
+ */
+export function readsCommittedState(executor: { isTransaction: boolean }, tables: readonly string[]): boolean {
+  if (!executor.isTransaction) return true;
+  const written = transactionWrites.get(executor);
+  return written !== undefined && tables.every((t) => !written.has(t));
+}
