@@ -140,3 +140,24 @@ describe("content that would render too deep or too large", () => {
     assert.match(r.body.rendered, /deep/);
   });
 });
+
+describe("what rendering knows of the organization follows its changes", () => {
+  test("a renamed person, a new channel and a new linkifier are rendered by the next message", async () => {
+    const mention = async () => (await render(t.member, "@**Renamed Person** #**fresh-channel** FRESH-7")).body.rendered as string;
+    const before = await mention();
+    assert.doesNotMatch(before, /user-mention/);
+    assert.doesNotMatch(before, /stream-topic|stream"/);
+
+    const renamed = await api.as(t.admin).patch(`/users/${t.member2.id}`, { full_name: "Renamed Person" });
+    assert.equal(renamed.status, 200);
+    const created = await api.as(t.admin).post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "fresh-channel" }]) });
+    assert.equal(created.status, 200);
+    const linkifier = await api.as(t.admin).post("/realm/filters", { pattern: "FRESH-(?P<id>[0-9]+)", url_template: "https://tracker.example/{id}" });
+    assert.equal(linkifier.status, 200);
+
+    const after = await mention();
+    assert.match(after, new RegExp(`data-user-id="${t.member2.id}"`));
+    assert.match(after, /#fresh-channel/);
+    assert.match(after, /https:\/\/tracker\.example\/7/);
+  });
+});
