@@ -39,9 +39,19 @@ export function canSeeDeliveryEmail(viewer: UserRow, user: UserRow): boolean {
   return viewer.id === user.id || visibilityAllowsRole(emailVisibility(user), viewer.role);
 }
 
+/** Addresses whose avatar URL is remembered: every message and user list shows them again. */
+const GRAVATAR_URLS_KEPT = 20_000;
+const gravatarUrls = new Map<string, string>();
+
 export function gravatarUrl(email: string): string {
-  const hash = createHash("md5").update(email.trim().toLowerCase()).digest("hex");
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=1`;
+  let url = gravatarUrls.get(email);
+  if (url === undefined) {
+    const hash = createHash("md5").update(email.trim().toLowerCase()).digest("hex");
+    url = `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=1`;
+    if (gravatarUrls.size >= GRAVATAR_URLS_KEPT) gravatarUrls.delete(gravatarUrls.keys().next().value!);
+    gravatarUrls.set(email, url);
+  }
+  return url;
 }
 
 /** Python's isoformat(timespec="minutes") of a UTC time, as Zulip shows date_joined. */
