@@ -252,11 +252,14 @@ export interface WindowRequest {
 export async function fetchMessageWindow(db: Executor, realm: Realm, user: UserRow, req: WindowRequest) {
   const { numBefore, numAfter, includeAnchor } = req;
   const plan = await planNarrow(db, realm, user, req.narrow);
+  // Walking the index of the table the query starts from: messages a user received are found
+  // in user_messages' (user_id, message_id) order, never by sorting all of them.
+  const id = plan.includeHistory ? "m.id" : "um.message_id";
   let anchorId: number;
   if (req.anchor === "first_unread") {
     const first = await baseQuery(db, realm, user, plan)
       .where(sql<SqlBool>`${col("um.flags")} is not null and (${col("um.flags")} & ${sql.lit(FLAG_BITS.read)}) = 0`)
-      .orderBy("m.id")
+      .orderBy(id)
       .limit(1)
       .executeTakeFirst();
     anchorId = first?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
@@ -264,11 +267,11 @@ export async function fetchMessageWindow(db: Executor, realm: Realm, user: UserR
   // The anchor may exceed any row id (`newest`); then everything is before it and nothing after.
   const beyond = anchorId > MAX_ROW_ID;
   const before = numBefore
-    ? await baseQuery(db, realm, user, plan).where("m.id", beyond ? "<=" : "<", Math.min(anchorId, MAX_ROW_ID)).orderBy("m.id", "desc").limit(numBefore).execute()
+    ? await baseQuery(db, realm, user, plan).where(id, beyond ? "<=" : "<", Math.min(anchorId, MAX_ROW_ID)).orderBy(id, "desc").limit(numBefore).execute()
     : [];
   const at = includeAnchor && !beyond ? await baseQuery(db, realm, user, plan).where("m.id", "=", anchorId).execute() : [];
   const after = numAfter && !beyond
-    ? await baseQuery(db, realm, user, plan).where("m.id", ">", anchorId).orderBy("m.id").limit(numAfter).execute()
+    ? await baseQuery(db, realm, user, plan).where(id, ">", anchorId).orderBy(id).limit(numAfter).execute()
     : [];
   return {
     rows: [...before.reverse(), ...at, ...after] as Row[],
