@@ -9,6 +9,8 @@ import type { FileStorage } from "./files/storage.js";
 import type { RateLimiter } from "./security/rate_limiter.js";
 import type { TableVersions } from "./store/table_versions.js";
 import type { ReadCache } from "./store/read_cache.js";
+import type { ExpiringCache } from "./store/expiring_cache.js";
+import type { ChannelActivity } from "./store/streams.js";
 import type { UserRow } from "./store/users.js";
 import type { Realm } from "./store/realms.js";
 import type { ProfileData } from "./store/custom_profile_fields.js";
@@ -68,6 +70,10 @@ export interface Caches {
   profileData: ReadCache<ProfileData>;
   /** An organization's users, groups, channels, emoji and linkifiers as rendering needs them, by realm id. */
   renderData: ReadCache<RealmRenderData>;
+  /** How many active users each of an organization's channels has, by realm id. */
+  subscriberCounts: ReadCache<Map<number, number>>;
+  /** An organization's channel traffic (stale by up to an hour, as Zulip's), by realm id. */
+  channelActivity: ExpiringCache<Map<number, ChannelActivity>>;
 }
 
 export interface Credentials {

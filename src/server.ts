@@ -5,6 +5,8 @@ import type { Config } from "./config.js";
 import { systemClock, systemTimers, type AppContext, type Clock, type Timers } from "./context.js";
 import { openDatabase } from "./store/db.js";
 import { ReadCache } from "./store/read_cache.js";
+import { ExpiringCache } from "./store/expiring_cache.js";
+import { SUBSCRIBER_COUNT_TABLES } from "./store/streams.js";
 import { RENDER_DATA_TABLES } from "./markdown/context.js";
 import { EventBus } from "./events/bus.js";
 import { EventQueues } from "./events/queues.js";
@@ -16,8 +18,10 @@ import { LocalFileStorage, loadOrCreateKey } from "./files/storage.js";
 
 /** Users whose credentials and profile stay in memory: more than the active users of a large organization. */
 const CACHED_USERS = 50_000;
-/** Organizations whose render data stays in memory. */
+/** Organizations whose render data and channel figures stay in memory. */
 const CACHED_ORGANIZATIONS = 100;
+/** How long channel traffic is kept: Zulip's comes from statistics filled in hourly. */
+const CHANNEL_ACTIVITY_SECONDS = 3600;
 /** Host names whose organization stays in memory; any client may send any Host header. */
 const CACHED_HOSTS = 1_000;
 
@@ -68,6 +72,8 @@ export async function openAppContext(
       hostRealms: new ReadCache(database.versions, ["realms"], CACHED_HOSTS),
       profileData: new ReadCache(database.versions, ["custom_profile_fields", "custom_profile_values"], CACHED_USERS),
       renderData: new ReadCache(database.versions, RENDER_DATA_TABLES, CACHED_ORGANIZATIONS),
+      subscriberCounts: new ReadCache(database.versions, SUBSCRIBER_COUNT_TABLES, CACHED_ORGANIZATIONS),
+      channelActivity: new ExpiringCache(clock, CHANNEL_ACTIVITY_SECONDS, CACHED_ORGANIZATIONS),
     },
   };
   const stopPushNotifications = startMessagePushNotifications(app);

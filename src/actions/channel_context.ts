@@ -7,7 +7,16 @@ import { CHANNEL_GROUP_SETTINGS } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
 import { describeGroups, groupsOfUser, recursiveMemberIds } from "../store/groups.js";
-import { messageActivity, subscribersByStream, type StreamRow } from "../store/streams.js";
+import {
+  messageActivityOfRealm,
+  subscriberCountsOfRealm,
+  subscribersByStream,
+  SUBSCRIBER_COUNT_TABLES,
+  type ChannelActivity,
+  type StreamRow,
+} from "../store/streams.js";
+import { readsCommittedState } from "../store/table_versions.js";
+import type { AppContext } from "../context.js";
 import type { ChannelFacts, SenderFacts, UserFacts } from "../domain/channel_access.js";
 import { METADATA_GRANTING_SETTINGS } from "../domain/channel_access.js";
 import { groupSettingValues } from "../format/group_setting.js";
@@ -91,11 +100,35 @@ export async function metadataAccessUserIds(db: Executor, realm: Realm, row: Str
 
 const DAY = 86400;
 
-/** Group values, subscribers and traffic estimates for showing these channels. */
-export async function streamDisplayData(db: Executor, rows: readonly StreamRow[], now: number): Promise<StreamDisplayData> {
+/**
+ * Group values, subscriber counts (and, when asked, the subscribers) and traffic estimates for
+ * showing these channels of one organization. Counts and traffic come from the organization's
+ * caches.
+ */
+export async function streamDisplayData(
+  app: AppContext,
+  db: Executor,
+  rows: readonly StreamRow[],
+  opts: { subscribers?: boolean } = {},
+): Promise<StreamDisplayData> {
+  const now = app.clock.now();
   const ids = rows.map((r) => r.id);
+  const realmId = rows[0]?.realm_id;
   const groups = await describeGroups(db, rows.flatMap((r) => CHANNEL_GROUP_SETTINGS.map((s) => r[s])));
-  const activity = await messageActivity(db, ids, Math.floor(now) - 28 * DAY);
+  // Inside a transaction that changed subscriptions, the organization's counts would be read
+  // afresh and thrown away: the few channels shown are counted instead.
+  const committed = readsCommittedState(db, SUBSCRIBER_COUNT_TABLES);
+  const subscribers = opts.subscribers || !committed ? await subscribersByStream(db, ids) : undefined;
+  const subscriberCounts =
+    realmId === undefined
+      ? new Map<number, number>()
+      : subscribers
+        ? new Map([...subscribers].map(([id, users]) => [id, users.length]))
+        : (await app.caches.subscriberCounts.get(String(realmId), db, () => subscriberCountsOfRealm(db, realmId)))!;
+  const activity =
+    realmId === undefined
+      ? new Map<number, ChannelActivity>()
+      : await app.caches.channelActivity.get(String(realmId), db, () => messageActivityOfRealm(db, realmId, Math.floor(now) - 28 * DAY));
   const weeklyTraffic = new Map<number, number | null>();
   const recentlyActive = new Map<number, boolean>();
   for (const r of rows) {
@@ -113,7 +146,8 @@ export async function streamDisplayData(db: Executor, rows: readonly StreamRow[]
   return {
     groupValues: groupSettingValues(groups),
     groupNames: new Map(groups.map((g) => [g.id, g.name])),
-    subscribers: await subscribersByStream(db, ids),
+    subscriberCounts,
+    subscribers,
     weeklyTraffic,
     recentlyActive,
   };

@@ -30,7 +30,7 @@ export async function sendStreamCreate(
 ) {
   const to = sorted(userIds);
   if (!to.length) return;
-  const data = await streamDisplayData(db, [stream], app.clock.now());
+  const data = await streamDisplayData(app, db, [stream]);
   if (opts.newChannel ?? true) data.weeklyTraffic.set(stream.id, null);
   const event: Record<string, unknown> = { type: "stream", op: "create", streams: [formatStream(stream, data)] };
   // Queues give this copy only to clients that do not understand archived channels.

@@ -195,7 +195,7 @@ export async function listStreamsFor(app: AppContext, user: UserRow, opts: ListS
     });
   }
   selected.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const data = await streamDisplayData(db, selected, app.clock.now());
+  const data = await streamDisplayData(app, db, selected);
   const defaults = opts.includeDefault ? await defaultStreamIds(db, user.realm_id) : undefined;
   return selected.map((r) => {
     const out = formatStream(r, data);
@@ -207,5 +207,5 @@ export async function listStreamsFor(app: AppContext, user: UserRow, opts: ListS
 /** GET /streams/{stream_id}: channels the user can read or, for admins and metadata groups, see. */
 export async function getStreamFor(app: AppContext, user: UserRow, streamId: number) {
   const { stream } = await accessStreamById(app.db, user, streamId, { requireContentAccess: false });
-  return formatStream(stream, await streamDisplayData(app.db, [stream], app.clock.now()));
+  return formatStream(stream, await streamDisplayData(app, app.db, [stream]));
 }

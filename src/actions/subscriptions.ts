@@ -342,7 +342,7 @@ async function sendSubscriptionAddEvents(
     await sendStreamCreate(tx, app, events, realm, stream, newlyVisible);
   }
   const rows = [...altered.keys()].map((id) => streams.get(id)!);
-  const data = await streamDisplayData(tx, rows, app.clock.now());
+  const data = await streamDisplayData(app, tx, rows, { subscribers: true });
   for (const user of subscribers) {
     const mine = rows.filter((s) => altered.get(s.id)!.has(user.id));
     if (!mine.length) continue;
@@ -505,6 +505,6 @@ export async function listSubscriptions(app: AppContext, user: UserRow, includeS
   if (!includeArchived) q = q.where("is_archived", "=", 0);
   const rows = subs.length ? await q.where("id", "in", subs.map((s) => s.stream_id)).execute() : [];
   rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const data = await streamDisplayData(app.db, rows, app.clock.now());
+  const data = await streamDisplayData(app, app.db, rows, { subscribers: includeSubscribers });
   return rows.map((r) => formatSubscription(r, subs.find((s) => s.stream_id === r.id)!, data, { includeSubscribers }));
 }

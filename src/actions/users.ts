@@ -168,7 +168,7 @@ export async function userForApi(app: AppContext, caller: Caller, user: UserRow,
 
 /** From memory until profile fields or values change; shared between requests, so frozen. */
 async function oneUsersProfileData(app: AppContext, realmId: number, userId: number): Promise<ProfileData> {
-  const cached = await app.caches.profileData.get(`${realmId}:${userId}`, async () => {
+  const cached = await app.caches.profileData.get(`${realmId}:${userId}`, app.db, async () => {
     const data = (await profileDataByUser(app.db, realmId, [userId])).get(userId) ?? {};
     Object.values(data).forEach((value) => Object.freeze(value));
     return Object.freeze(data);

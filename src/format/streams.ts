@@ -9,7 +9,9 @@ export interface StreamDisplayData {
   groupValues: Map<number, GroupSettingValue>;
   /** Names of the groups settings point at (null for anonymous groups). */
   groupNames: Map<number, string | null>;
-  subscribers: Map<number, number[]>;
+  subscriberCounts: Map<number, number>;
+  /** Present when the caller asked for the subscribers themselves. */
+  subscribers?: Map<number, number[]>;
   weeklyTraffic: Map<number, number | null>;
   recentlyActive: Map<number, boolean>;
 }
@@ -35,7 +37,7 @@ export function formatStream(row: StreamRow, data: StreamDisplayData): Record<st
     is_announcement_only: postPolicy === 2,
     topics_policy: row.topics_policy,
     stream_weekly_traffic: data.weeklyTraffic.get(row.id) ?? null,
-    subscriber_count: data.subscribers.get(row.id)?.length ?? 0,
+    subscriber_count: data.subscriberCounts.get(row.id) ?? 0,
   };
   for (const setting of CHANNEL_GROUP_SETTINGS) out[setting] = data.groupValues.get(row[setting]) ?? row[setting];
   return out;
@@ -79,6 +81,9 @@ export function formatSubscription(
     ...props,
     in_home_view: !props.is_muted,
   };
-  if (opts.includeSubscribers) out.subscribers = data.subscribers.get(row.id) ?? [];
+  if (opts.includeSubscribers) {
+    if (!data.subscribers) throw new Error("subscribers were not loaded");
+    out.subscribers = data.subscribers.get(row.id) ?? [];
+  }
   return out;
 }

@@ -28,7 +28,7 @@ export async function authenticate(app: AppContext, request: FastifyRequest): Pr
   const [email, apiKey] = decoded.split(":").map((s) => s.trim());
 
   if (!API_KEY_SHAPE.test(apiKey)) throw unauthorized("Malformed API key");
-  const credentials = await app.caches.credentials.get(apiKey, () => loadCredentials(app, apiKey));
+  const credentials = await app.caches.credentials.get(apiKey, app.db, () => loadCredentials(app, apiKey));
   if (!credentials || credentials.user.delivery_email.toLowerCase() !== email.toLowerCase()) throw unauthorized("Invalid API key");
   const { user, realm } = credentials;
   if (realm.deactivated) throw unauthorized("This organization has been deactivated");

@@ -6,7 +6,6 @@
 import { listLinkifiers } from "../store/linkifiers.js";
 import { activeRealmEmojiFiles } from "../store/realm_emoji.js";
 import type { AppContext } from "../context.js";
-import { readsCommittedState } from "../store/table_versions.js";
 import type { Executor } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
@@ -129,7 +128,7 @@ export async function renderContextFor(
 ): Promise<RenderContext> {
   const { camoUrl, camoKey, externalUrl } = app.config;
   const senderProps = sender ? (JSON.parse(sender.props) as { translate_emoticons?: boolean }) : {};
-  const data = (await app.caches.renderData.get(String(realm.id), () => loadRealmRenderData(db, realm.id), { keep: readsCommittedState(db, RENDER_DATA_TABLES) }))!;
+  const data = (await app.caches.renderData.get(String(realm.id), db, () => loadRealmRenderData(db, realm.id)))!;
   return {
     ...data,
     realmUrl: externalUrl.replace(/\/+$/, ""),

@@ -15,7 +15,7 @@ import { renderMarkdown } from "../markdown/render.js";
 export async function realmForHost(app: AppContext, request: FastifyRequest): Promise<Realm | undefined> {
   const host = (request.headers.host ?? "").split(":")[0];
   const label = host.includes(".") ? host.split(".")[0] : "";
-  const found = await app.caches.hostRealms.get(label, async () => {
+  const found = await app.caches.hostRealms.get(label, app.db, async () => {
     const realm = (label && (await getRealmByStringId(app.db, label))) || (await getDefaultRealm(app.db));
     return { realm: realm && frozenRealm(realm) };
   });

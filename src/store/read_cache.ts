@@ -4,7 +4,7 @@
  * since (TableVersions); otherwise it is read again. Bounded, least recently used out first;
  * nothing is kept for a key that finds nothing, so made-up keys cannot push real ones out.
  */
-import type { TableVersions } from "./table_versions.js";
+import { readsCommittedState, type TableVersions } from "./table_versions.js";
 
 interface Entry<T> {
   value: T;
@@ -13,6 +13,8 @@ interface Entry<T> {
 
 export class ReadCache<T extends object> {
   private readonly entries = new Map<string, Entry<T>>();
+  /** Loads outside transactions under way: callers at the same versions wait for the same one. */
+  private readonly loading = new Map<string, { versions: number[]; value: Promise<T | undefined> }>();
 
   constructor(
     private readonly versions: TableVersions,
@@ -24,21 +26,46 @@ export class ReadCache<T extends object> {
     }
   }
 
-  /** `keep: false` for a value read where others must not see it (inside a transaction). */
-  async get(key: string, load: () => Promise<T | undefined>, { keep = true } = {}): Promise<T | undefined> {
+  /**
+   * The value for `key`, loaded through `db` when there is none at the current versions. What a
+   * transaction reads is kept only if it has not written the tables (readsCommittedState), and
+   * a transaction never waits for a load outside it: on SQLite's single connection that load
+   * would wait for the transaction.
+   */
+  async get(key: string, db: { isTransaction: boolean }, load: () => Promise<T | undefined>): Promise<T | undefined> {
     const current = this.tables.map((t) => this.versions.of(t));
     const entry = this.entries.get(key);
     this.entries.delete(key);
-    if (entry && entry.versions.every((v, i) => v === current[i])) {
+    if (entry && sameVersions(entry.versions, current)) {
       this.entries.set(key, entry);
       return entry.value;
     }
-    const value = await load();
-    // A write while loading may have made the value stale: keep it only if nothing moved.
-    if (keep && value !== undefined && this.tables.every((t, i) => this.versions.of(t) === current[i])) {
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(key, { value, versions: current });
+    if (db.isTransaction) {
+      const loaded = await load();
+      if (readsCommittedState(db, this.tables)) this.keep(key, loaded, current);
+      return loaded;
     }
-    return value;
+    const under = this.loading.get(key);
+    if (under && sameVersions(under.versions, current)) return under.value;
+    const value = load();
+    this.loading.set(key, { versions: current, value });
+    try {
+      const loaded = await value;
+      this.keep(key, loaded, current);
+      return loaded;
+    } finally {
+      if (this.loading.get(key)?.value === value) this.loading.delete(key);
+    }
   }
+
+  /** A write while loading may have made the value stale: it is kept only if nothing moved. */
+  private keep(key: string, value: T | undefined, versions: number[]): void {
+    if (value === undefined || !sameVersions(versions, this.tables.map((t) => this.versions.of(t)))) return;
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { value, versions });
+  }
+}
+
+function sameVersions(a: readonly number[], b: readonly number[]): boolean {
+  return a.every((v, i) => v === b[i]);
 }

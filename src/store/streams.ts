@@ -69,9 +69,43 @@ export async function subscribersByStream(db: Executor, streamIds: readonly numb
     .where("subscriptions.stream_id", "in", [...streamIds])
     .where("subscriptions.active", "=", 1)
     .where("users.is_active", "=", 1)
+    // The index's order (subscriptions_stream): no sort of every subscription of every channel.
+    .orderBy("subscriptions.stream_id")
     .orderBy("subscriptions.user_id")
     .execute();
   for (const r of rows) out.get(r.stream_id)!.push(r.user_id);
+  return out;
+}
+
+/** The tables subscriber counts are read from. */
+export const SUBSCRIBER_COUNT_TABLES = ["subscriptions", "users"] as const;
+
+/**
+ * How many active users are subscribed to each of an organization's channels (channels without
+ * subscribers are absent). Deactivated users keep their subscriptions; they are few, so their
+ * rows are counted apart and taken off, instead of joining every subscription to its user.
+ */
+export async function subscriberCountsOfRealm(db: Executor, realmId: number): Promise<Map<number, number>> {
+  const [all, deactivated] = await Promise.all([
+    db
+      .selectFrom("subscriptions")
+      .select((eb) => ["stream_id", eb.fn.countAll<number>().as("n")])
+      .where("stream_id", "in", db.selectFrom("streams").select("id").where("realm_id", "=", realmId))
+      .where("active", "=", 1)
+      .groupBy("stream_id")
+      .execute(),
+    db
+      .selectFrom("users")
+      .innerJoin("subscriptions", "subscriptions.user_id", "users.id")
+      .select((eb) => ["subscriptions.stream_id", eb.fn.countAll<number>().as("n")])
+      .where("users.realm_id", "=", realmId)
+      .where("users.is_active", "=", 0)
+      .where("subscriptions.active", "=", 1)
+      .groupBy("subscriptions.stream_id")
+      .execute(),
+  ]);
+  const out = new Map(all.map((r) => [r.stream_id, Number(r.n)]));
+  for (const r of deactivated) out.set(r.stream_id, out.get(r.stream_id)! - Number(r.n));
   return out;
 }
 
@@ -81,13 +115,14 @@ export async function defaultStreamIds(db: Executor, realmId: number): Promise<S
 }
 
 /** Per channel: messages sent since `since`, and the time of the latest message. */
-export async function messageActivity(
-  db: Executor,
-  streamIds: readonly number[],
-  since: number,
-): Promise<Map<number, { recent: number; last: number | null }>> {
-  const out = new Map<number, { recent: number; last: number | null }>();
-  if (!streamIds.length) return out;
+export interface ChannelActivity {
+  /** Messages sent since the time asked about. */
+  recent: number;
+  last: number | null;
+}
+
+/** For each of an organization's channels with messages: how many since `since`, and when the last. */
+export async function messageActivityOfRealm(db: Executor, realmId: number, since: number): Promise<Map<number, ChannelActivity>> {
   const rows = await db
     .selectFrom("messages")
     .select((eb) => [
@@ -95,9 +130,8 @@ export async function messageActivity(
       eb.fn.max("date_sent").as("last"),
       eb.fn.sum<number>(eb.case().when("date_sent", ">=", since).then(1).else(0).end()).as("recent"),
     ])
-    .where("stream_id", "in", [...streamIds])
+    .where("stream_id", "in", db.selectFrom("streams").select("id").where("realm_id", "=", realmId))
     .groupBy("stream_id")
     .execute();
-  for (const r of rows) out.set(r.stream_id!, { recent: Number(r.recent), last: r.last === null ? null : Number(r.last) });
-  return out;
+  return new Map(rows.map((r) => [r.stream_id!, { recent: Number(r.recent), last: r.last === null ? null : Number(r.last) }]));
 }

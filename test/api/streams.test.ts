@@ -174,6 +174,29 @@ describe("GET /streams", () => {
   });
 });
 
+describe("subscriber_count", () => {
+  test("follows subscribes, unsubscribes, deactivations and reactivations, in lists and single channels", async () => {
+    const r = await api(t.admin).post("/users/me/subscriptions", { subscriptions: [{ name: "counted" }], principals: [t.admin.id, t.member2.id] });
+    assert.equal(r.body.result, "success", JSON.stringify(r.body));
+    const id = (await api(t.admin).get("/get_stream_id", { stream: "counted" })).body.stream_id;
+    const counts = async () => {
+      const listed = (await api(t.member).get("/streams")).body.streams.find((s: { stream_id: number }) => s.stream_id === id);
+      const single = (await api(t.member).get(`/streams/${id}`)).body.stream;
+      assert.equal(listed.subscriber_count, single.subscriber_count);
+      return listed.subscriber_count as number;
+    };
+    assert.equal(await counts(), 2);
+    await api(t.member).post("/users/me/subscriptions", { subscriptions: [{ name: "counted" }] });
+    assert.equal(await counts(), 3);
+    await api(t.member).delete("/users/me/subscriptions", { subscriptions: ["counted"] });
+    assert.equal(await counts(), 2);
+    assert.equal((await api(t.owner).delete(`/users/${t.member2.id}`)).body.result, "success");
+    assert.equal(await counts(), 1, "a deactivated user's subscription does not count");
+    assert.equal((await api(t.owner).post(`/users/${t.member2.id}/reactivate`)).body.result, "success");
+    assert.equal(await counts(), 2);
+  });
+});
+
 describe("GET /streams/{stream_id}", () => {
   test("returns the channel to users who can see it", async () => {
     const r = await api(t.member).get(`/streams/${publicId}`);

@@ -44,29 +44,32 @@ describe("table versions follow writes through the database", async () => {
 });
 
 describe("ReadCache", () => {
+  const outside = { isTransaction: false };
+  // A transaction the write tracking does not know: as if it had written every table.
+  const inTransaction = { isTransaction: true };
   const versions = new TableVersions(new Set(["users", "realms"]));
 
   test("serves a value until a table it was read from is written", async () => {
     const cache = new ReadCache<{ n: number }>(versions, ["users"], 10);
     let loads = 0;
     const load = async () => ({ n: ++loads });
-    assert.deepEqual(await cache.get("k", load), { n: 1 });
-    assert.deepEqual(await cache.get("k", load), { n: 1 });
+    assert.deepEqual(await cache.get("k", outside, load), { n: 1 });
+    assert.deepEqual(await cache.get("k", outside, load), { n: 1 });
     versions.bump(["realms"]);
-    assert.deepEqual(await cache.get("k", load), { n: 1 }, "a table it does not depend on");
+    assert.deepEqual(await cache.get("k", outside, load), { n: 1 }, "a table it does not depend on");
     versions.bump(["users"]);
-    assert.deepEqual(await cache.get("k", load), { n: 2 });
+    assert.deepEqual(await cache.get("k", outside, load), { n: 2 });
   });
 
   test("a value read while its table was written is returned but not kept", async () => {
     const cache = new ReadCache<{ n: number }>(versions, ["users"], 10);
-    const racing = await cache.get("k", async () => {
+    const racing = await cache.get("k", outside, async () => {
       versions.bump(["users"]);
       return { n: 1 };
     });
     assert.deepEqual(racing, { n: 1 });
-    assert.deepEqual(await cache.get("k", async () => ({ n: 2 })), { n: 2 });
-    assert.deepEqual(await cache.get("k", async () => ({ n: 3 })), { n: 2 });
+    assert.deepEqual(await cache.get("k", outside, async () => ({ n: 2 })), { n: 2 });
+    assert.deepEqual(await cache.get("k", outside, async () => ({ n: 3 })), { n: 2 });
   });
 
   test("nothing is kept for a key that finds nothing", async () => {
@@ -76,8 +79,8 @@ describe("ReadCache", () => {
       loads++;
       return undefined;
     };
-    assert.equal(await cache.get("nobody", missing), undefined);
-    assert.equal(await cache.get("nobody", missing), undefined);
+    assert.equal(await cache.get("nobody", outside, missing), undefined);
+    assert.equal(await cache.get("nobody", outside, missing), undefined);
     assert.equal(loads, 2);
   });
 
@@ -85,7 +88,7 @@ describe("ReadCache", () => {
     const cache = new ReadCache<{ key: string }>(versions, ["users"], 2);
     const loaded: string[] = [];
     const get = (key: string) =>
-      cache.get(key, async () => {
+      cache.get(key, outside, async () => {
         loaded.push(key);
         return { key };
       });
@@ -96,6 +99,47 @@ describe("ReadCache", () => {
     await get("a");
     await get("b");
     assert.deepEqual(loaded, ["a", "b", "c", "b"]);
+  });
+
+  test("callers asking while a load is under way share it, unless a write came in between", async () => {
+    const cache = new ReadCache<{ n: number }>(versions, ["users"], 10);
+    let loads = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = async () => {
+      const n = ++loads;
+      await gate;
+      return { n };
+    };
+    const first = cache.get("k", outside, slow);
+    const second = cache.get("k", outside, slow);
+    versions.bump(["users"]);
+    const third = cache.get("k", outside, slow);
+    release();
+    assert.deepEqual(await Promise.all([first, second, third]), [{ n: 1 }, { n: 1 }, { n: 2 }]);
+    assert.equal(loads, 2);
+  });
+
+  test("a transaction's read that must not be kept is neither kept nor shared", async () => {
+    const cache = new ReadCache<{ n: number }>(versions, ["users"], 10);
+    let loads = 0;
+    const load = async () => ({ n: ++loads });
+    const [inTx, out] = await Promise.all([cache.get("k", inTransaction, load), cache.get("k", outside, load)]);
+    assert.deepEqual([inTx, out], [{ n: 1 }, { n: 2 }]);
+    assert.deepEqual(await cache.get("k", outside, load), { n: 2 });
+  });
+
+  test("a transaction never waits for a load outside it", async () => {
+    const cache = new ReadCache<{ n: number }>(versions, ["users"], 10);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = cache.get("k", outside, async () => {
+      await gate;
+      return { n: 1 };
+    });
+    assert.deepEqual(await cache.get("k", inTransaction, async () => ({ n: 2 })), { n: 2 });
+    release();
+    assert.deepEqual(await slow, { n: 1 });
   });
 
   test("only watched tables can be depended on", () => {
