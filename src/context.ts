@@ -70,6 +70,8 @@ export interface Caches {
   profileData: ReadCache<ProfileData>;
   /** An organization's users, groups, channels, emoji and linkifiers as rendering needs them, by realm id. */
   renderData: ReadCache<RealmRenderData>;
+  /** Every account of an organization, by realm id. */
+  realmUsers: ReadCache<readonly UserRow[]>;
   /** How many active users each of an organization's channels has, by realm id. */
   subscriberCounts: ReadCache<Map<number, number>>;
   /** An organization's channel traffic (stale by up to an hour, as Zulip's), by realm id. */

@@ -72,6 +72,7 @@ export async function openAppContext(
       hostRealms: new ReadCache(database.versions, ["realms"], CACHED_HOSTS),
       profileData: new ReadCache(database.versions, ["custom_profile_fields", "custom_profile_values"], CACHED_USERS),
       renderData: new ReadCache(database.versions, RENDER_DATA_TABLES, CACHED_ORGANIZATIONS),
+      realmUsers: new ReadCache(database.versions, ["users"], CACHED_ORGANIZATIONS),
       subscriberCounts: new ReadCache(database.versions, SUBSCRIBER_COUNT_TABLES, CACHED_ORGANIZATIONS),
       channelActivity: new ExpiringCache(clock, CHANNEL_ACTIVITY_SECONDS, CACHED_ORGANIZATIONS),
     },

@@ -8,6 +8,7 @@ import {
   getRealmUser,
   getUserByDeliveryEmail,
   listRealmUsers,
+  listUsers,
   maxMessageIdForUser,
   setUserProp,
   type UserRow,
@@ -147,9 +148,22 @@ export interface UserListOptions {
   includeCustomProfileFields: boolean;
 }
 
+/**
+ * Every account of an organization, system bots included, in id order: from memory until the
+ * users table is written (every client's POST /register lists them all). Shared, so frozen.
+ */
+export async function realmUserRows(app: AppContext, realmId: number): Promise<readonly UserRow[]> {
+  const rows = await app.caches.realmUsers.get(String(realmId), app.db, async () =>
+    Object.freeze((await listUsers(app.db, realmId)).map((u) => Object.freeze(u))),
+  );
+  return rows!;
+}
+
 /** Users as GET /users shows them to the caller; `userIds` limits the list (unknown ids are skipped). */
 export async function usersForApi(app: AppContext, caller: Caller, opts: UserListOptions & { userIds?: number[] }) {
-  const users = await listRealmUsers(app.db, caller.realm.id, opts.userIds);
+  const users = opts.userIds
+    ? await listRealmUsers(app.db, caller.realm.id, opts.userIds)
+    : (await realmUserRows(app, caller.realm.id)).filter((u) => u.is_system_bot === 0);
   const accessible = await accessibleUserIds(app, caller);
   const profiles = opts.includeCustomProfileFields
     ? await profileDataByUser(app.db, caller.realm.id, opts.userIds)

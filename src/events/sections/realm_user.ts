@@ -4,7 +4,7 @@ import type { Event } from "../shaping.js";
 import { formatUser, gravatarUrl } from "../../format/users.js";
 import { Role, isAdmin, isGuest, isOwner } from "../../domain/roles.js";
 import { groupsOfUser } from "../../store/groups.js";
-import { listUsers } from "../../store/users.js";
+import { realmUserRows } from "../../actions/users.js";
 import { accessibleUserIds, canAccessAllUsers } from "../../store/user_access.js";
 import { profileDataByUser } from "../../store/custom_profile_fields.js";
 
@@ -35,7 +35,7 @@ function inaccessibleUser(ctx: StateContext, userId: number): ApiUser {
 
 async function realmUserState(ctx: StateContext): Promise<State> {
   const { app, realm, user: me, options } = ctx;
-  const users = await listUsers(app.db, realm.id);
+  const users = await realmUserRows(app, realm.id);
   const profiles = await profileDataByUser(app.db, realm.id);
   const accessible = (await canAccessAllUsers(app.db, realm, me.id)) ? null : await accessibleUserIds(app.db, realm, me.id);
   const raw: Record<string, ApiUser> = {};
