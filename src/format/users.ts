@@ -14,8 +14,19 @@ export function userSetting(user: UserRow, name: string): unknown {
   return settingValue(userProps(user), name);
 }
 
+/**
+ * Read for every user of every list: remembered per row object (cached rows are shared), so
+ * the settings JSON is not parsed again for each list.
+ */
+const visibilities = new WeakMap<UserRow, number>();
+
 export function emailVisibility(user: UserRow): number {
-  return Number(userSetting(user, "email_address_visibility"));
+  let visibility = visibilities.get(user);
+  if (visibility === undefined) {
+    visibility = Number(userSetting(user, "email_address_visibility"));
+    visibilities.set(user, visibility);
+  }
+  return visibility;
 }
 
 /** Which email_address_visibility values let a user of `role` see the address (Nobody: none). */
