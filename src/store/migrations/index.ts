@@ -19,6 +19,7 @@ import * as m019 from "./019_realm_exports.js";
 import * as m020 from "./020_bigint_columns.js";
 import * as m021 from "./021_unique_names.js";
 import * as m022 from "./022_read_indexes.js";
+import * as m023 from "./023_web_sessions.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
 
@@ -43,4 +44,5 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["020_bigint_columns", m020.up],
   ["021_unique_names", m021.up],
   ["022_read_indexes", m022.up],
+  ["023_web_sessions", m023.up],
 ];
