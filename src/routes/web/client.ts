@@ -115,16 +115,24 @@ async function signedIn(app: AppContext, request: FastifyRequest): Promise<boole
 }
 
 export function registerWebClient(server: FastifyInstance, app: AppContext): void {
-  let assets: Map<string, Asset> | undefined;
-  // Read on first use, so a client built after the server started is still found.
-  const built = () => {
-    if (!assets?.size) assets = loadAssets(builtClientDir());
+  const root = builtClientDir();
+  let assets = new Map<string, Asset>();
+  let builtAt = -1;
+  // Read again whenever index.html changes, so a client rebuilt while the server runs is served.
+  const built = (checkForNewBuild: boolean) => {
+    if (checkForNewBuild || builtAt < 0) {
+      const mtime = fs.statSync(path.join(root, "index.html"), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+      if (mtime !== builtAt) {
+        assets = loadAssets(root);
+        builtAt = mtime;
+      }
+    }
     return assets;
   };
 
   server.get("/", async (request, reply) => {
     if (!(await signedIn(app, request))) return reply.redirect("/login/", 302);
-    const index = built().get("index.html");
+    const index = built(true).get("index.html");
     if (!index) {
       return page(reply, 503, "Web client not built", "<h1>Web client not built</h1>\n<p>Run <code>npm run build</code> and reload.</p>");
     }
@@ -133,7 +141,7 @@ export function registerWebClient(server: FastifyInstance, app: AppContext): voi
   });
 
   server.get<{ Params: { "*": string } }>(`${ASSET_PREFIX}*`, async (request, reply) => {
-    const asset = built().get(request.params["*"]);
+    const asset = built(false).get(request.params["*"]);
     if (!asset) return reply.status(404).type("text/plain").send("Not found\n");
     // Vite names every built file by its content hash, so a name never changes meaning.
     return sendAsset(request, reply, asset, "public, max-age=31536000, immutable");
