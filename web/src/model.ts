@@ -152,6 +152,12 @@ export function userName(id: number): string {
   return model.users.get(id)?.full_name ?? `User ${id}`;
 }
 
+/** A person by email (public or real) or full name, as people type them. */
+export function findUser(who: string): User | undefined {
+  const w = who.trim().toLowerCase();
+  return [...model.users.values()].find((u) => [u.email, u.delivery_email, u.full_name].some((x) => x?.toLowerCase() === w));
+}
+
 export function streamName(id: number | undefined): string {
   return (id !== undefined && (model.subs.get(id)?.name ?? model.streams.get(id)?.name)) || "unknown channel";
 }
@@ -193,7 +199,8 @@ export interface RegisterState {
 /** Fills the model from a POST /register answer. */
 export function loadRegister(s: RegisterState): void {
   const r = s as Record<string, any>;
-  model.me = { user_id: r.user_id, email: r.email, full_name: r.full_name, role: r.role, is_admin: r.is_admin };
+  const self = (r.realm_users ?? []).find((u: User) => u.user_id === r.user_id);
+  model.me = { user_id: r.user_id, email: r.email, full_name: r.full_name, role: self?.role ?? 400, is_admin: r.is_admin };
   model.realm = { name: r.realm_name, description: r.realm_description, max_message_length: r.max_message_length, realm_emoji: r.realm_emoji ?? {} };
   model.realmSettings = Object.fromEntries(Object.entries(r).filter(([k]) => k.startsWith("realm_")));
   model.users = new Map();

@@ -79,7 +79,12 @@ function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, c
   return reply.send(asset.raw);
 }
 
-function loginPage(reply: FastifyReply, realmName: string, form: { email?: string; error?: string; status?: number }) {
+/** Where to go after signing in: only a path on this server, never another site. */
+function localPath(next: unknown): string {
+  return typeof next === "string" && /^\/(?![/\\])/.test(next) ? next : "/";
+}
+
+function loginPage(reply: FastifyReply, realmName: string, form: { email?: string; error?: string; status?: number; next?: string }) {
   const error = form.error ? `<p class="error" role="alert">${escapeHtml(form.error)}</p>` : "";
   return page(
     reply,
@@ -88,6 +93,7 @@ function loginPage(reply: FastifyReply, realmName: string, form: { email?: strin
     `<h1>Log in to ${escapeHtml(realmName)}</h1>
 ${error}
 <form method="post" action="/login/">
+<input type="hidden" name="next" value="${escapeHtml(form.next ?? "/")}">
 <label for="username">Email</label>
 <input id="username" name="username" type="email" required autocomplete="username" autofocus value="${escapeHtml(form.email ?? "")}">
 <label for="password">Password</label>
@@ -150,8 +156,9 @@ export function registerWebClient(server: FastifyInstance, app: AppContext): voi
   server.get("/login", async (request, reply) => {
     const realm = await realmForHost(app, request);
     if (!realm) return page(reply, 404, "Organization not found", "<h1>Organization not found</h1>");
-    if (await signedIn(app, request)) return reply.redirect("/", 302);
-    return loginPage(reply, realm.name, {});
+    const next = localPath((request.query as Record<string, unknown>).next);
+    if (await signedIn(app, request)) return reply.redirect(next, 302);
+    return loginPage(reply, realm.name, { next });
   });
 
   server.post("/login", async (request, reply) => {
@@ -161,9 +168,9 @@ export function registerWebClient(server: FastifyInstance, app: AppContext): voi
     try {
       const user = await passwordLogin(app, request, reply, email, field(request.body, "password"));
       await startSession(app, reply, user.id);
-      return reply.redirect("/", 303);
+      return reply.redirect(localPath(field(request.body, "next")), 303);
     } catch (err) {
-      if (err instanceof ZulipError) return loginPage(reply, realm.name, { email, error: err.msg, status: err.status });
+      if (err instanceof ZulipError) return loginPage(reply, realm.name, { email, error: err.msg, status: err.status, next: localPath(field(request.body, "next")) });
       throw err;
     }
   });

@@ -1,7 +1,7 @@
 /** The page: top bar with search, the three columns, settings, and Zulip's core keyboard shortcuts. */
 import { useEffect, useState } from "preact/hooks";
 import { api, logout } from "../api";
-import { model, useModel, userName, streamName, conversationKey, unreadCounts } from "../model";
+import { findUser, model, useModel, userName, streamName, conversationKey, unreadCounts } from "../model";
 import { go } from "../navigate";
 import { narrowToSearch, parseSearch, type Narrow } from "../narrow";
 import { Sidebar } from "./Sidebar";
@@ -26,8 +26,7 @@ function title(narrow: Narrow): string {
 }
 
 const resolveChannel = (name: string) => [...model.streams.values()].find((s) => s.name.toLowerCase() === name.toLowerCase())?.stream_id;
-const resolveUser = (who: string) =>
-  [...model.users.values()].find((u) => u.email.toLowerCase() === who.toLowerCase() || u.full_name.toLowerCase() === who.toLowerCase())?.user_id;
+const resolveUser = (who: string) => findUser(who)?.user_id;
 
 function typingTarget(e: KeyboardEvent): boolean {
   const el = e.target as HTMLElement | null;
@@ -52,6 +51,13 @@ function nextUnreadConversation(): Narrow | undefined {
     return [{ operator: "dm", operand: u.dm!.split(",").map(Number) }];
   }
   return undefined;
+}
+
+function ChannelDescription({ narrow }: { narrow: Narrow }) {
+  const id = narrow.find((t) => t.operator === "channel")?.operand;
+  const s = typeof id === "number" ? model.streams.get(id) : undefined;
+  if (!s?.rendered_description) return null;
+  return <div class="channel-description rendered" dangerouslySetInnerHTML={{ __html: s.rendered_description }} />;
 }
 
 export function App() {
@@ -189,7 +195,10 @@ export function App() {
       )}
       <Sidebar />
       <main class="middle" aria-label={title(model.narrow)}>
-        <h2 class="narrow-title">{title(model.narrow)}</h2>
+        <div class="narrow-title">
+          <h2>{title(model.narrow)}</h2>
+          <ChannelDescription narrow={model.narrow} />
+        </div>
         <Feed />
         <div id="compose-area">
           <Compose />

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
-import { model, changed, dmKeyOf, streamName, userName } from "../model";
+import { model, changed, dmKeyOf, findUser, streamName, userName } from "../model";
 import { searchEmoji, codeToChar } from "../emoji";
 
 interface Target {
@@ -103,12 +103,10 @@ function stopTyping(t: Target) {
 }
 
 function resolveRecipients(text: string): number[] {
-  const out: number[] = [];
-  for (const part of text.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)) {
-    const u = [...model.users.values()].find((x) => x.email.toLowerCase() === part || x.full_name.toLowerCase() === part);
-    if (u) out.push(u.user_id);
-  }
-  return out;
+  return text
+    .split(",")
+    .map((w) => (w.trim() ? findUser(w)?.user_id : undefined))
+    .filter((id): id is number => id !== undefined);
 }
 
 export function Compose() {
@@ -125,7 +123,7 @@ export function Compose() {
   const t = compose.target;
 
   useEffect(() => {
-    setToText(t.to.map((id) => model.users.get(id)?.email ?? "").join(", "));
+    setToText(t.to.map((id) => model.users.get(id)?.delivery_email ?? model.users.get(id)?.email ?? "").join(", "));
     setPreview(null);
     setError("");
   }, [compose.open, t.kind, t.to.join(",")]);
@@ -348,7 +346,7 @@ export function Compose() {
               {[...model.users.values()]
                 .filter((u) => u.is_active)
                 .map((u) => (
-                  <option key={u.user_id} value={u.email}>
+                  <option key={u.user_id} value={u.delivery_email ?? u.email}>
                     {u.full_name}
                   </option>
                 ))}

@@ -6,7 +6,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, type Params } from "../api";
-import { isAdmin, model, userName } from "../model";
+import { findUser, isAdmin, model, userName } from "../model";
 
 type Tab = { id: string; label: string; admin?: boolean; view: () => preact.JSX.Element };
 
@@ -363,7 +363,7 @@ function SimpleList<T extends { id: number }>(props: {
 function idsOf(text: string): number[] {
   return text
     .split(",")
-    .map((w) => [...model.users.values()].find((u) => u.email === w.trim() || u.full_name === w.trim())?.user_id)
+    .map((w) => (w.trim() ? findUser(w)?.user_id : undefined))
     .filter((x): x is number => x !== undefined);
 }
 
