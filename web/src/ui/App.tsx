@@ -9,6 +9,7 @@ import { Feed, select } from "./Feed";
 import { People } from "./People";
 import { Compose, compose, openCompose, closeCompose, defaultTarget } from "./Compose";
 import { Settings } from "./Settings";
+import { Rendered } from "./Rendered";
 
 function title(narrow: Narrow): string {
   if (!narrow.length) return "Combined feed";
@@ -57,7 +58,7 @@ function ChannelDescription({ narrow }: { narrow: Narrow }) {
   const id = narrow.find((t) => t.operator === "channel")?.operand;
   const s = typeof id === "number" ? model.streams.get(id) : undefined;
   if (!s?.rendered_description) return null;
-  return <div class="channel-description rendered" dangerouslySetInnerHTML={{ __html: s.rendered_description }} />;
+  return <Rendered class="channel-description" html={s.rendered_description} />;
 }
 
 export function App() {

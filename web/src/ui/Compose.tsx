@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { model, changed, dmKeyOf, findUser, streamName, userName } from "../model";
 import { searchEmoji, codeToChar } from "../emoji";
+import { Rendered } from "./Rendered";
 
 interface Target {
   kind: "stream" | "dm";
@@ -362,7 +363,7 @@ export function Compose() {
           Message
         </label>
         {preview !== null ? (
-          <div class="preview rendered" aria-label="Preview" dangerouslySetInnerHTML={{ __html: preview }} />
+          <Rendered class="preview" label="Preview" html={preview} />
         ) : (
           <textarea
             id="compose-content"

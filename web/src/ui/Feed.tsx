@@ -181,7 +181,7 @@ export function Feed() {
   const groups = groupMessages(shown);
   const empty = !model.list.loading && ids.length === 0;
   return (
-    <div class="feed" ref={scroller} onScroll={onScroll} onClick={toggleSpoiler} role="log" aria-live="polite" aria-busy={model.list.loading} tabIndex={-1}>
+    <div class="feed" ref={scroller} onScroll={onScroll} onClick={toggleSpoiler} data-loaded={ids.length} role="log" aria-live="polite" aria-busy={model.list.loading} tabIndex={-1}>
       {model.list.loading && <p class="loading">Loading messages…</p>}
       {start === 0 && model.list.foundOldest && ids.length > 0 && <p class="history-start">This is the beginning of the conversation.</p>}
       {groups.map((g) => (

@@ -1,8 +1,9 @@
 /** One message: sender, time, rendered HTML, reactions, and its actions (react, star, edit, delete). */
 import { memo } from "preact/compat";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { model, changed, userName, type Message, type Reaction } from "../model";
-import { codeToChar, showEmoji } from "../emoji";
+import { codeToChar } from "../emoji";
+import { Rendered } from "./Rendered";
 import { deleteMessage, editMessage, rawContent, setStarred, toggleReaction } from "../messages";
 import { EmojiPicker } from "./EmojiPicker";
 
@@ -31,14 +32,6 @@ function ReactionButton({ m, group }: { m: Message; group: Reaction[] }) {
 
 /** Only avatars this server stores are shown: the client must work on a LAN without the internet (no Gravatar). */
 const localAvatar = (url: string | null | undefined) => !!url && url.startsWith("/");
-
-function Content({ html, mentioned }: { html: string; mentioned: boolean }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (ref.current) showEmoji(ref.current);
-  }, [html]);
-  return <div class={`content rendered${mentioned ? " mentioned" : ""}`} ref={ref} dangerouslySetInnerHTML={{ __html: html }} />;
-}
 
 function Editor({ m, done }: { m: Message; done: () => void }) {
   const [text, setText] = useState<string | null>(null);
@@ -123,7 +116,7 @@ export const MessageRow = memo(function MessageRow({ m, showSender, selected, un
           {timeFormat.format(m.timestamp * 1000)}
         </time>
         {m.last_edit_timestamp ? <span class="edited">(edited)</span> : null}
-        {editing ? <Editor m={m} done={() => setEditing(false)} /> : <Content html={m.content} mentioned={mentioned} />}
+        {editing ? <Editor m={m} done={() => setEditing(false)} /> : <Rendered html={m.content} class={`content${mentioned ? " mentioned" : ""}`} />}
         {groups.size > 0 && (
           <div class="reactions">
             {[...groups.values()].map((g) => (
