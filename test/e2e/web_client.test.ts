@@ -297,4 +297,88 @@ describe("the web client in Chromium", () => {
     await screenshot(page, "phone");
     await context.close();
   });
+  scenario("typing: hamlet sees that iago is typing in the topic he has open", async () => {
+    const verona = await streamIdOf("Verona");
+    await send("iago@zulip.com", "Verona", "typing test", "first");
+    const hamlet = await open("hamlet@zulip.com");
+    await hamlet.page.goto(`/#narrow/channel/${verona}/topic/typing%20test`);
+    await hamlet.page.waitForSelector(".message .content >> text=first");
+    const iago = await open("iago@zulip.com");
+    await iago.page.goto(`/#narrow/channel/${verona}/topic/typing%20test`);
+    await iago.page.waitForSelector(".message .content >> text=first");
+    await iago.page.keyboard.press("r");
+    await iago.page.locator("#compose-content").pressSequentially("I am writ");
+    await hamlet.page.locator(".feed-typing >> text=Iago is typing…").waitFor();
+    await screenshot(hamlet.page, "typing");
+    await iago.page.locator("#compose-content").blur();
+    await hamlet.page.locator(".feed-typing").waitFor({ state: "detached" });
+    await iago.context.close();
+    await hamlet.context.close();
+  });
+
+  scenario("a lost event queue (BAD_EVENT_QUEUE_ID) is registered again and live updates go on", async () => {
+    const { context, page } = await open("hamlet@zulip.com");
+    await page.locator(".message").first().waitFor();
+    const hamletId = ((await call("hamlet@zulip.com", "GET", "/users/me")) as { user_id: number }).user_id;
+    const queues = srv.app.eventQueues.queuesOf(hamletId);
+    assert.ok(queues.length >= 1);
+    for (const q of [...queues]) srv.app.eventQueues.delete(hamletId, q.queueId);
+    // The client notices on its next poll and registers a new queue.
+    const deadline = Date.now() + 10_000;
+    while (!srv.app.eventQueues.queuesOf(hamletId).length && Date.now() < deadline) await page.waitForTimeout(100);
+    assert.equal(srv.app.eventQueues.queuesOf(hamletId).length, 1);
+    await send("iago@zulip.com", "Denmark", "after the restart", "Still live after losing the queue");
+    await page.locator(".message .content >> text=Still live after losing the queue").waitFor();
+    await context.close();
+  });
+
+  scenario("drafts, saved snippets and scheduled messages from the compose box", async () => {
+    await call("hamlet@zulip.com", "POST", "/saved_snippets", { title: "Greeting", content: "Good morrow, friends." });
+    const { context, page } = await open("hamlet@zulip.com");
+    await page.click(".channels >> text=Denmark");
+    await page.keyboard.press("c");
+    await page.fill("#compose-topic", "drafts");
+    await page.click(".compose button:text('Snippets')");
+    await page.click(".menu >> text=Greeting");
+    assert.equal(await page.inputValue("#compose-content"), "Good morrow, friends.");
+    // Closing keeps the text as a draft on the server.
+    await page.keyboard.press("Escape");
+    await page.locator("#compose-content").waitFor({ state: "detached" });
+    await page.keyboard.press("c");
+    await page.locator(".compose button:text('Drafts (1)')").click();
+    await page.click(".menu >> text=Good morrow, friends.");
+    assert.equal(await page.inputValue("#compose-content"), "Good morrow, friends.");
+    const drafts = (await call("hamlet@zulip.com", "GET", "/drafts")) as { drafts: { content: string }[] };
+    assert.deepEqual(drafts.drafts.map((d) => d.content), ["Good morrow, friends."]);
+
+    await page.click(".compose button:text('Schedule')");
+    const later = new Date(Date.now() + 3 * 3600 * 1000);
+    const local = new Date(later.getTime() - later.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+    await page.fill("#schedule-at", local);
+    await page.click("text=Schedule message");
+    await page.locator("#schedule-at").waitFor({ state: "detached" });
+    const scheduled = (await call("hamlet@zulip.com", "GET", "/scheduled_messages")) as { scheduled_messages: { content: string; topic: string }[] };
+    assert.deepEqual(scheduled.scheduled_messages.map((m) => [m.topic, m.content]), [["drafts", "Good morrow, friends."]]);
+    await screenshot(page, "compose-menus");
+    await context.close();
+  });
+
+  scenario("muting a channel (from another client, then unmuting here) takes its unread messages out of the counts", async () => {
+    const { context, page } = await open("hamlet@zulip.com");
+    await page.click(".channels >> text=Verona");
+    await page.waitForSelector(".narrow-title >> text=#Verona");
+    await send("iago@zulip.com", "Denmark", "muting", "one for the counts");
+    await waitForCount(page, "Denmark", 1);
+    const denmark = await streamIdOf("Denmark");
+    await call("hamlet@zulip.com", "POST", "/users/me/subscriptions/properties", {
+      subscription_data: JSON.stringify([{ stream_id: denmark, property: "is_muted", value: true }]),
+    });
+    await waitForCount(page, "Denmark", 0);
+    assert.equal(await page.locator(".channels li.channel.muted > button .name").innerText(), "Denmark");
+    await page.click(".channels >> text=Denmark");
+    await page.click("text=Unmute channel");
+    await page.locator("text=Mute channel").waitFor();
+    assert.equal(await page.locator(".channels li.channel.muted").count(), 0);
+    await context.close();
+  });
 });

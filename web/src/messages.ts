@@ -1,6 +1,6 @@
 /** Fetching the narrow in view (by anchors, in pages) and acting on messages. */
 import { api } from "./api";
-import { addMessages, changed, model, type Message } from "./model";
+import { addMessages, changed, model, noteTopic, type Message } from "./model";
 import type { Narrow } from "./narrow";
 
 const PAGE = 100;
@@ -30,6 +30,8 @@ export async function loadNarrow(narrow: Narrow): Promise<void> {
   model.narrow = narrow;
   model.list = { ids: [], foundOldest: false, foundNewest: false, loading: true };
   changed();
+  const channel = narrow.find((t) => t.operator === "channel")?.operand;
+  if (typeof channel === "number" && model.subs.has(channel)) void loadTopics(channel);
   const r = await fetchMessages(narrow, "newest", PAGE, 0);
   if (token !== narrowToken) return;
   addMessages(r.messages);
@@ -83,4 +85,20 @@ export const deleteMessage = (id: number) => api("DELETE", `/messages/${id}`);
 export async function rawContent(id: number): Promise<string> {
   const r = await api<{ message: { content: string } }>("GET", `/messages/${id}`, { apply_markdown: false });
   return r.message.content;
+}
+
+/** A channel's topics from the server, beyond those of the messages seen so far. */
+async function loadTopics(streamId: number): Promise<void> {
+  const r = await api<{ topics: { name: string; max_id: number }[] }>("GET", `/users/me/${streamId}/topics`);
+  for (const t of r.topics) noteTopic(streamId, t.name, t.max_id);
+  changed();
+}
+
+export function setSubscriptionProperty(streamId: number, property: "is_muted" | "pin_to_top", value: boolean) {
+  return api("POST", "/users/me/subscriptions/properties", { subscription_data: [{ stream_id: streamId, property, value }] });
+}
+
+/** Zulip's visibility policies: 0 inherit, 1 muted, 2 unmuted, 3 followed. */
+export function setTopicPolicy(streamId: number, topic: string, policy: number) {
+  return api("POST", "/user_topics", { stream_id: streamId, topic, visibility_policy: policy });
 }

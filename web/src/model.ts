@@ -162,7 +162,7 @@ export function streamName(id: number | undefined): string {
   return (id !== undefined && (model.subs.get(id)?.name ?? model.streams.get(id)?.name)) || "unknown channel";
 }
 
-function noteTopic(streamId: number, topic: string, id: number) {
+export function noteTopic(streamId: number, topic: string, id: number) {
   let topics = model.topics.get(streamId);
   if (!topics) model.topics.set(streamId, (topics = new Map()));
   if ((topics.get(topic) ?? 0) < id) {

@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, logout } from "../api";
 import { findUser, model, useModel, userName, streamName, conversationKey, unreadCounts } from "../model";
 import { go } from "../navigate";
+import { setSubscriptionProperty, setTopicPolicy } from "../messages";
 import { narrowToSearch, parseSearch, type Narrow } from "../narrow";
 import { Sidebar } from "./Sidebar";
 import { Feed, select } from "./Feed";
@@ -54,11 +55,35 @@ function nextUnreadConversation(): Narrow | undefined {
   return undefined;
 }
 
-function ChannelDescription({ narrow }: { narrow: Narrow }) {
+/** The channel in view: its description, and muting and pinning it (or muting the topic). */
+function ChannelHeader({ narrow }: { narrow: Narrow }) {
   const id = narrow.find((t) => t.operator === "channel")?.operand;
+  const topic = narrow.find((t) => t.operator === "topic")?.operand;
   const s = typeof id === "number" ? model.streams.get(id) : undefined;
-  if (!s?.rendered_description) return null;
-  return <Rendered class="channel-description" html={s.rendered_description} />;
+  if (!s) return null;
+  const sub = model.subs.get(s.stream_id);
+  const topicMuted = typeof topic === "string" && model.topicPolicy.get(`${s.stream_id}:${topic}`) === 1;
+  return (
+    <>
+      {s.rendered_description && <Rendered class="channel-description" html={s.rendered_description} />}
+      {sub && (
+        <span class="channel-controls">
+          {typeof topic === "string" ? (
+            <button type="button" class="secondary" aria-pressed={topicMuted} onClick={() => void setTopicPolicy(s.stream_id, topic, topicMuted ? 0 : 1)}>
+              {topicMuted ? "Unmute topic" : "Mute topic"}
+            </button>
+          ) : (
+            <button type="button" class="secondary" aria-pressed={sub.is_muted} onClick={() => void setSubscriptionProperty(s.stream_id, "is_muted", !sub.is_muted)}>
+              {sub.is_muted ? "Unmute channel" : "Mute channel"}
+            </button>
+          )}
+          <button type="button" class="secondary" aria-pressed={sub.pin_to_top} onClick={() => void setSubscriptionProperty(s.stream_id, "pin_to_top", !sub.pin_to_top)}>
+            {sub.pin_to_top ? "Unpin" : "Pin to top"}
+          </button>
+        </span>
+      )}
+    </>
+  );
 }
 
 export function App() {
@@ -198,7 +223,7 @@ export function App() {
       <main class="middle" aria-label={title(model.narrow)}>
         <div class="narrow-title">
           <h2>{title(model.narrow)}</h2>
-          <ChannelDescription narrow={model.narrow} />
+          <ChannelHeader narrow={model.narrow} />
         </div>
         <Feed />
         <div id="compose-area">

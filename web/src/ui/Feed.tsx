@@ -4,7 +4,7 @@
  * the reader's eye in place, and asks the server for older pages at the top.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { model, changed, streamName, userName, conversationKey, messageDmKey, type Message } from "../model";
+import { model, changed, dmKeyOf, streamName, userName, conversationKey, messageDmKey, type Message } from "../model";
 import { loadOlder, markRead } from "../messages";
 import { go } from "../navigate";
 import { MessageRow } from "./MessageRow";
@@ -188,7 +188,23 @@ export function Feed() {
         <GroupView key={`${g.key}-${g.messages[0].id}`} group={g} selectedId={model.selectedId} />
       ))}
       {empty && <p class="empty">No messages here yet.</p>}
+      <TypingNotice />
     </div>
+  );
+}
+
+/** Who is typing in the conversation in view (a topic or a direct-message conversation). */
+function TypingNotice() {
+  const channel = model.narrow.find((t) => t.operator === "channel")?.operand;
+  const topic = model.narrow.find((t) => t.operator === "topic")?.operand;
+  const dm = model.narrow.find((t) => t.operator === "dm")?.operand;
+  const key = Array.isArray(dm) ? `dm:${dmKeyOf(dm)}` : typeof channel === "number" && typeof topic === "string" ? `${channel}:${topic}` : "";
+  const typists = [...(model.typing.get(key) ?? [])];
+  if (!typists.length) return null;
+  return (
+    <p class="feed-typing" aria-live="polite">
+      {typists.map(userName).join(", ")} {typists.length > 1 ? "are" : "is"} typing…
+    </p>
   );
 }
 
