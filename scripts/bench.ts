@@ -8,6 +8,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   scale: () => import("./bench/scale.js"),
   events: () => import("./bench/events.js"),
   render: () => import("./bench/render.js"),
+  web: () => import("./bench/web.js"),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -11,6 +11,7 @@ import { registerEmailChangePages } from "./routes/web/email_change.js";
 import { registerExportDownloads } from "./routes/web/exports.js";
 import { registerVideoCallPages } from "./routes/web/video_calls.js";
 import { registerFilePages } from "./routes/web/files.js";
+import { registerWebClient } from "./routes/web/client.js";
 import { collectFilePart } from "./files/multipart.js";
 
 const API_PREFIX = "/api/v1";
@@ -147,6 +148,7 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
   registerExportDownloads(server, app);
   registerVideoCallPages(server, app);
   registerFilePages(server, app);
+  registerWebClient(server, app);
 
   return server;
 }

@@ -3,6 +3,7 @@ import type { AppContext, Credentials } from "../context.js";
 import { getUserByApiKey, type UserRow } from "../store/users.js";
 import { frozenRealm, getRealm, type Realm } from "../store/realms.js";
 import { ZulipError, unauthorized } from "./errors.js";
+import { sessionApiKey } from "./session.js";
 
 export interface Caller {
   user: UserRow;
@@ -16,7 +17,12 @@ const API_KEY_SHAPE = /^[A-Za-z0-9]{32}$/;
 /** Reads HTTP Basic `email:api_key` credentials, failing exactly as Zulip's API does. */
 export async function authenticate(app: AppContext, request: FastifyRequest): Promise<Caller> {
   const header = request.headers.authorization;
-  if (!header) throw unauthorized("Not logged in: API authentication or user session required");
+  if (!header) {
+    // The web client's session leads to the same credentials as its user's API key.
+    const apiKey = await sessionApiKey(app, request);
+    if (apiKey) return callerFor(app, request, apiKey);
+    throw unauthorized("Not logged in: API authentication or user session required");
+  }
   const parts = header.trim().split(/\s+/);
   if (parts.length !== 2) throw unauthorized("Invalid authorization header for basic auth");
   const [scheme, encoded] = parts;
@@ -28,8 +34,14 @@ export async function authenticate(app: AppContext, request: FastifyRequest): Pr
   const [email, apiKey] = decoded.split(":").map((s) => s.trim());
 
   if (!API_KEY_SHAPE.test(apiKey)) throw unauthorized("Malformed API key");
+  return callerFor(app, request, apiKey, email);
+}
+
+async function callerFor(app: AppContext, request: FastifyRequest, apiKey: string, email?: string): Promise<Caller> {
   const credentials = await app.caches.credentials.get(apiKey, app.db, () => loadCredentials(app, apiKey));
-  if (!credentials || credentials.user.delivery_email.toLowerCase() !== email.toLowerCase()) throw unauthorized("Invalid API key");
+  if (!credentials || (email !== undefined && credentials.user.delivery_email.toLowerCase() !== email.toLowerCase())) {
+    throw unauthorized("Invalid API key");
+  }
   const { user, realm } = credentials;
   if (realm.deactivated) throw unauthorized("This organization has been deactivated");
   if (user.is_active !== 1) throw unauthorized("Account is deactivated");

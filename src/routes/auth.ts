@@ -1,4 +1,4 @@
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
 import { publicEndpoint } from "../http/endpoint.js";
 import { P } from "../http/params.js";
@@ -47,6 +47,22 @@ async function loginUser(app: AppContext, request: FastifyRequest, email: string
   if (user && user.is_active !== 1) throw userDeactivated();
   if (realm.deactivated) throw realmDeactivated();
   return { realm, user };
+}
+
+/** Email and password checked as Zulip's password backend does; shared by the API and the web client's sign-in. */
+export async function passwordLogin(app: AppContext, request: FastifyRequest, reply: FastifyReply, username: string, password: string) {
+  const email = validateLoginEmail(username);
+  // Failed attempts count against the address tried, whether or not it has an account.
+  const attempts = email.toLowerCase();
+  applyDecision(reply, await app.rateLimiter.check("authenticate_by_username", attempts));
+  const { user } = await loginUser(app, request, email);
+  // The hash is computed even without an account, so the answer's timing does not tell.
+  const passwordHash = user && user.is_bot !== 1 ? user.password_hash : null;
+  if (!(await verifyPassword(password, passwordHash)) || !user) {
+    await app.rateLimiter.record("authenticate_by_username", attempts);
+    throw authenticationFailed();
+  }
+  return user;
 }
 
 const apiKeyResponse = (user: { api_key: string; delivery_email: string; id: number }) => ({
@@ -105,20 +121,8 @@ export const authRoutes = [
     method: "POST",
     path: "/fetch_api_key",
     params: { username: P.string(), password: P.string() },
-    handler: async ({ app, request, reply }, { username, password }) => {
-      const email = validateLoginEmail(username);
-      // Failed attempts count against the address tried, whether or not it has an account.
-      const attempts = email.toLowerCase();
-      applyDecision(reply, await app.rateLimiter.check("authenticate_by_username", attempts));
-      const { user } = await loginUser(app, request, email);
-      // The hash is computed even without an account, so the answer's timing does not tell.
-      const passwordHash = user && user.is_bot !== 1 ? user.password_hash : null;
-      if (!(await verifyPassword(password, passwordHash)) || !user) {
-        await app.rateLimiter.record("authenticate_by_username", attempts);
-        throw authenticationFailed();
-      }
-      return apiKeyResponse(user);
-    },
+    handler: async ({ app, request, reply }, { username, password }) =>
+      apiKeyResponse(await passwordLogin(app, request, reply, username, password)),
   }),
 
   publicEndpoint({

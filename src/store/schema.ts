@@ -451,6 +451,16 @@ export interface UserStatusTable {
   timestamp: number;
 }
 
+/** A browser session of the web client, found by the SHA-256 of the key in its cookie. */
+export interface WebSessionTable {
+  id: Generated<number>;
+  key_hash: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -491,6 +501,7 @@ export interface DB {
   channel_email_addresses: ChannelEmailAddressTable;
   reactions: ReactionTable;
   user_status: UserStatusTable;
+  web_sessions: WebSessionTable;
 }
 
 export type Db = Kysely<DB>;

@@ -6,7 +6,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context.js";
 import { authenticate } from "../../http/auth.js";
-import { badRequest } from "../../http/errors.js";
+import { ZulipError, badRequest } from "../../http/errors.js";
+import { readCookie, SESSION_COOKIE } from "../../http/session.js";
 import { getRealm } from "../../store/realms.js";
 import { getAttachmentByPath, type AttachmentRow } from "../../store/attachments.js";
 import { mayReadUpload, pathFromToken, uploadStorageKey } from "../../actions/uploads.js";
@@ -58,7 +59,7 @@ export async function spectatorsAllowed(app: AppContext, realmId: number): Promi
 async function serveUpload(app: AppContext, request: FastifyRequest, reply: FastifyReply, forceDownload: boolean) {
   const params = request.params as Params;
   const pathId = `${params.realm_id_str}/${params["*"]}`;
-  const caller = request.headers.authorization ? await authenticate(app, request) : null;
+  const caller = request.headers.authorization ? await authenticate(app, request) : await sessionCaller(app, request);
   if (caller) request.callerId = caller.user.id;
   const access = await mayReadUpload(app.db, caller?.user ?? null, pathId, (realmId) => spectatorsAllowed(app, realmId));
   if (!access) return uploadNotFound(reply);
@@ -67,6 +68,17 @@ async function serveUpload(app: AppContext, request: FastifyRequest, reply: Fast
     return uploadForbidden(reply);
   }
   return sendStored(app, request, reply, access.attachment, forceDownload);
+}
+
+/** The web client's signed-in user; a stale session is treated as no one, and gets the sign-in redirect. */
+async function sessionCaller(app: AppContext, request: FastifyRequest) {
+  if (!readCookie(request, SESSION_COOKIE)) return null;
+  try {
+    return await authenticate(app, request);
+  } catch (err) {
+    if (err instanceof ZulipError) return null;
+    throw err;
+  }
 }
 
 export function registerFilePages(server: FastifyInstance, app: AppContext): void {

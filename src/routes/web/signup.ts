@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { countAttempt } from "../../http/rate_limit.js";
+import { startSession } from "../../http/session.js";
 import type { AppContext } from "../../context.js";
 import { ZulipError } from "../../http/errors.js";
 import {
@@ -165,12 +166,15 @@ export function registerSignupPages(server: FastifyInstance, app: AppContext): v
     const fullName = field(request.body, "full_name");
     try {
       const { realm, user } = await registerFromInvitation(app, key, { fullName, password: field(request.body, "password") });
+      // The new account is signed in to the web client at once.
+      await startSession(app, reply, user.id);
       return page(
         reply,
         200,
         `Welcome to ${realm.name}`,
         `<h1>Welcome, ${escapeHtml(user.full_name)}!</h1>
 <p>Your account <strong>${escapeHtml(user.delivery_email)}</strong> in ${escapeHtml(realm.name)} is ready.</p>
+<p><a href="/">Open ${escapeHtml(realm.name)}</a> — you are signed in.</p>
 <p>Sign in from any Zulip app at <strong>${escapeHtml(app.config.externalUrl)}</strong> with your email address and password.</p>`,
       );
     } catch (err) {

@@ -20,6 +20,7 @@ import * as m020 from "./020_bigint_columns.js";
 import * as m021 from "./021_unique_names.js";
 import * as m022 from "./022_read_indexes.js";
 import * as m023 from "./023_subscriber_indexes.js";
+import * as m024 from "./024_web_sessions.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
 
@@ -45,4 +46,5 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["021_unique_names", m021.up],
   ["022_read_indexes", m022.up],
   ["023_subscriber_indexes", m023.up],
+  ["024_web_sessions", m024.up],
 ];

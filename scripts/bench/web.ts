@@ -1,0 +1,155 @@
+/**
+ * `npm run bench -- web [--recent=1000] [--many=10000] [--runs=5]`: the web client's budgets.
+ *   1. First-load JavaScript: the scripts index.html loads (not chunks fetched later), as the
+ *      server sends them compressed (brotli and gzip). Budget: 250 KB.
+ *   2. Time from `GET /` to a usable feed (messages shown, nothing loading) in headless Chromium
+ *      on loopback, signed in, with `--recent` recent messages in the organization. Budget: 1 s.
+ *   3. With `--many` messages loaded into the combined feed (scrolled up page by page): how many
+ *      messages are in the page, and frame times while scrolling through them.
+ * The server runs in this process on a throwaway SQLite database with Zulip's development
+ * organization; Chromium is Debian's /usr/bin/chromium.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { brotliCompressSync, gzipSync } from "node:zlib";
+import { fileURLToPath } from "node:url";
+import type { Page } from "playwright-core";
+import { ensureClientBuilt, findChromium, launch, signedIn } from "../../test/helpers/browser.js";
+import { startTestServer, type TestServer } from "../../test/helpers/server.js";
+import { DEV_PASSWORD, seedDevOrganization } from "../../src/dev/seed.js";
+import { percentile } from "./lib.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const KB = 1000;
+
+function option(args: string[], name: string, fallback: number): number {
+  const found = args.find((a) => a.startsWith(`--${name}=`));
+  return found ? Number(found.split("=")[1]) : fallback;
+}
+
+function firstLoadScripts(): { files: string[]; raw: number; gzip: number; brotli: number } {
+  const dist = path.join(ROOT, "dist/web");
+  const html = fs.readFileSync(path.join(dist, "index.html"), "utf8");
+  const files = [...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="\/static\/web\/([^"]+\.js)"/g)].map((m) => m[1]);
+  let raw = 0;
+  let gzip = 0;
+  let brotli = 0;
+  for (const f of files) {
+    const bytes = fs.readFileSync(path.join(dist, f));
+    raw += bytes.length;
+    gzip += gzipSync(bytes, { level: 9 }).length;
+    brotli += brotliCompressSync(bytes).length;
+  }
+  return { files, raw, gzip, brotli };
+}
+
+async function postMessages(srv: TestServer, count: number, channel: string, topicCount: number): Promise<void> {
+  const key = await fetch(`${srv.url}/api/v1/fetch_api_key`, { method: "POST", body: new URLSearchParams({ username: "iago@zulip.com", password: DEV_PASSWORD }) });
+  const { api_key } = (await key.json()) as { api_key: string };
+  const auth = "Basic " + Buffer.from(`iago@zulip.com:${api_key}`).toString("base64");
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      const body = new URLSearchParams({ type: "stream", to: channel, topic: `topic ${i % topicCount}`, content: `Message **${i}** with \`code\` and a [link](https://example.com/${i})` });
+      const r = await fetch(`${srv.url}/api/v1/messages`, { method: "POST", headers: { authorization: auth }, body });
+      if (r.status !== 200) throw new Error(`sending failed: ${await r.text()}`);
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+}
+
+/** Milliseconds from navigation to a feed with messages and nothing loading. */
+async function timeToFeed(page: Page): Promise<number> {
+  const start = Date.now();
+  await page.goto("/", { waitUntil: "commit" });
+  await page.waitForSelector(".feed .message");
+  await page.waitForSelector(".feed[aria-busy=false]");
+  return Date.now() - start;
+}
+
+async function loadEverything(page: Page, expected: number): Promise<number> {
+  for (let i = 0; i < expected / 50; i++) {
+    const done = await page.evaluate(() => !!document.querySelector(".history-start"));
+    if (done) break;
+    await page.evaluate(() => {
+      const feed = document.querySelector(".feed")!;
+      feed.scrollTop = 0;
+      feed.dispatchEvent(new Event("scroll"));
+    });
+    await page.waitForSelector(".feed[aria-busy=false]");
+    await page.waitForTimeout(20);
+  }
+  return page.evaluate(() => document.querySelectorAll(".feed .message").length);
+}
+
+/**
+ * Scrolls the feed down for `ms` and returns every frame's duration. Given as source text: tsx
+ * would wrap a named inner function in a helper the page does not have.
+ */
+async function scrollFrames(page: Page, ms: number): Promise<number[]> {
+  return page.evaluate(`new Promise((resolve) => {
+    const feed = document.querySelector(".feed");
+    const frames = [];
+    let last = performance.now();
+    const end = last + ${ms};
+    const step = (now) => {
+      frames.push(now - last);
+      last = now;
+      feed.scrollTop += 120;
+      if (feed.scrollTop + feed.clientHeight >= feed.scrollHeight - 1) feed.scrollTop = 0;
+      feed.dispatchEvent(new Event("scroll"));
+      if (now < end) requestAnimationFrame(step);
+      else resolve(frames);
+    };
+    requestAnimationFrame(step);
+  })`);
+}
+
+export async function run(args: string[]): Promise<void> {
+  const recent = option(args, "recent", 1000);
+  const many = option(args, "many", 10_000);
+  const runs = option(args, "runs", 5);
+  ensureClientBuilt();
+
+  const js = firstLoadScripts();
+  console.log(`first-load JavaScript (${js.files.join(", ")}): ${(js.raw / KB).toFixed(1)} KB raw, ${(js.gzip / KB).toFixed(1)} KB gzip, ${(js.brotli / KB).toFixed(1)} KB brotli (budget 250 KB compressed)`);
+
+  const chromium = await findChromium();
+  if ("reason" in chromium) {
+    console.log(`browser budgets skipped: ${chromium.reason}`);
+    return;
+  }
+  const srv = await startTestServer({ development: true });
+  const browser = await launch(chromium.path);
+  try {
+    await seedDevOrganization(srv.app);
+    await postMessages(srv, recent, "Verona", 20);
+    const { context, page } = await signedIn(browser, srv.url, "hamlet@zulip.com", DEV_PASSWORD);
+    const times: number[] = [];
+    for (let i = 0; i < runs + 1; i++) times.push(await timeToFeed(page));
+    times.shift(); // The first run also fills Chromium's caches.
+    times.sort((a, b) => a - b);
+    console.log(`GET / to a usable feed with ${recent} recent messages: median ${percentile(times, 50)} ms, max ${times.at(-1)} ms over ${runs} loads (budget 1000 ms)`);
+
+    await postMessages(srv, Math.max(0, many - recent), "Denmark", 50);
+    // The combined feed holds every message of both channels.
+    await page.goto("/");
+    await page.waitForSelector(".feed .message");
+    const started = Date.now();
+    const inPage = await loadEverything(page, many);
+    const loadedSecs = (Date.now() - started) / 1000;
+    const loaded = await page.evaluate(() => Number(document.querySelector(".feed")?.getAttribute("data-loaded") ?? 0));
+    const frames = (await scrollFrames(page, 3000)).sort((a, b) => a - b);
+    const long = frames.filter((f) => f > 50).length;
+    console.log(
+      `${loaded} messages loaded in the combined feed (${loadedSecs.toFixed(1)} s of paging): ${inPage} in the page; ` +
+        `scrolling ${frames.length} frames: p50 ${percentile(frames, 50).toFixed(1)} ms, p95 ${percentile(frames, 95).toFixed(1)} ms, ` +
+        `max ${frames.at(-1)!.toFixed(1)} ms, ${long} over 50 ms`,
+    );
+    await context.close();
+  } finally {
+    await browser.close();
+    await srv.close();
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Narrows as Zulip's API takes them (`[{operator, operand, negated}]`), the search box's text
+ * form (`channel:Verona topic:lunch sender:iago@zulip.com is:starred some words`), URL hashes,
+ * and which live messages belong to the narrow in view.
+ */
+import type { Message } from "./model";
+
+export interface Term {
+  operator: string;
+  operand: string | number | number[];
+  negated?: boolean;
+}
+export type Narrow = Term[];
+
+const OPERATORS = new Set(["channel", "stream", "topic", "sender", "dm", "is", "has", "search", "id", "near", "channels", "streams"]);
+
+/** Splits search text into terms; quoted operands may hold spaces; unknown words become a text search. */
+export function parseSearch(text: string, resolveChannel: (name: string) => number | undefined, resolveUser: (who: string) => number | undefined): Narrow {
+  const terms: Narrow = [];
+  const words: string[] = [];
+  const re = /(-?)([a-z-]+):("([^"]*)"|\S+)|("[^"]*"|\S+)/gi;
+  for (const m of text.matchAll(re)) {
+    if (m[2] && OPERATORS.has(m[2].toLowerCase())) {
+      let operator = m[2].toLowerCase();
+      if (operator === "stream") operator = "channel";
+      if (operator === "streams") operator = "channels";
+      const raw = m[4] ?? m[3];
+      let operand: Term["operand"] = raw;
+      if (operator === "channel") operand = resolveChannel(raw) ?? raw;
+      else if (operator === "sender") operand = resolveUser(raw) ?? raw;
+      else if (operator === "dm") operand = raw.split(",").map((w) => resolveUser(w.trim()) ?? NaN).filter((n) => !Number.isNaN(n));
+      else if (operator === "search") {
+        words.push(raw);
+        continue;
+      }
+      terms.push(m[1] ? { operator, operand, negated: true } : { operator, operand });
+    } else words.push(m[0].replace(/^"|"$/g, ""));
+  }
+  if (words.length) terms.push({ operator: "search", operand: words.join(" ") });
+  return terms;
+}
+
+export function narrowToSearch(narrow: Narrow, channelName: (id: number) => string, userEmail: (id: number) => string): string {
+  return narrow
+    .map((t) => {
+      if (t.operator === "search") return String(t.operand);
+      let v: string;
+      if (t.operator === "channel" && typeof t.operand === "number") v = channelName(t.operand);
+      else if (t.operator === "sender" && typeof t.operand === "number") v = userEmail(t.operand);
+      else if (Array.isArray(t.operand)) v = t.operand.map(userEmail).join(",");
+      else v = String(t.operand);
+      return `${t.negated ? "-" : ""}${t.operator}:${/\s/.test(v) ? `"${v}"` : v}`;
+    })
+    .join(" ");
+}
+
+export function narrowToHash(narrow: Narrow): string {
+  if (!narrow.length) return "#feed";
+  return "#narrow/" + narrow.map((t) => `${t.negated ? "-" : ""}${t.operator}/${encodeURIComponent(Array.isArray(t.operand) ? t.operand.join(",") : String(t.operand))}`).join("/");
+}
+
+export function hashToNarrow(hash: string): Narrow {
+  if (!hash.startsWith("#narrow/")) return [];
+  const parts = hash.slice("#narrow/".length).split("/");
+  const out: Narrow = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const negated = parts[i].startsWith("-");
+    const operator = parts[i].replace(/^-/, "");
+    const raw = decodeURIComponent(parts[i + 1]);
+    let operand: Term["operand"] = raw;
+    if ((operator === "channel" || operator === "sender" || operator === "id") && /^\d+$/.test(raw)) operand = Number(raw);
+    if (operator === "dm") operand = raw.split(",").map(Number);
+    out.push(negated ? { operator, operand, negated } : { operator, operand });
+  }
+  return out;
+}
+
+function termMatches(m: Message, t: Term, myId: number): boolean | undefined {
+  switch (t.operator) {
+    case "channel":
+      return m.type === "stream" && (typeof t.operand === "number" ? m.stream_id === t.operand : m.display_recipient === t.operand);
+    case "topic":
+      return m.type === "stream" && m.subject.toLowerCase() === String(t.operand).toLowerCase();
+    case "sender":
+      return typeof t.operand === "number" ? m.sender_id === t.operand : m.sender_email === t.operand;
+    case "dm": {
+      if (m.type !== "private" || !Array.isArray(t.operand) || !Array.isArray(m.display_recipient)) return false;
+      const want = new Set([...t.operand, myId]);
+      const have = new Set(m.display_recipient.map((r) => r.id));
+      return want.size === have.size && [...want].every((id) => have.has(id));
+    }
+    case "is":
+      if (t.operand === "starred") return m.flags.includes("starred");
+      if (t.operand === "mentioned") return m.flags.includes("mentioned") || m.flags.includes("wildcard_mentioned");
+      if (t.operand === "dm" || t.operand === "private") return m.type === "private";
+      if (t.operand === "unread") return !m.flags.includes("read");
+      return undefined;
+    default:
+      // Text search and the rest are the server's to decide.
+      return undefined;
+  }
+}
+
+/** Whether a live message belongs to the narrow; false when only the server could tell. */
+export function matchesNarrow(m: Message, narrow: Narrow, myId = 0): boolean {
+  for (const t of narrow) {
+    const r = termMatches(m, t, myId);
+    if (r === undefined) return false;
+    if (r === !!t.negated) return false;
+  }
+  return true;
+}

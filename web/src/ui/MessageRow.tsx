@@ -1,0 +1,163 @@
+/** One message: sender, time, rendered HTML, reactions, and its actions (react, star, edit, delete). */
+import { memo } from "preact/compat";
+import { useEffect, useState } from "preact/hooks";
+import { model, changed, userName, type Message, type Reaction } from "../model";
+import { codeToChar } from "../emoji";
+import { Rendered } from "./Rendered";
+import { deleteMessage, editMessage, rawContent, setStarred, toggleReaction } from "../messages";
+import { EmojiPicker } from "./EmojiPicker";
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" });
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+function ReactionButton({ m, group }: { m: Message; group: Reaction[] }) {
+  const r = group[0];
+  const mine = group.some((x) => x.user_id === model.me.user_id);
+  const custom = r.reaction_type === "realm_emoji" ? model.realm.realm_emoji[r.emoji_code] : undefined;
+  const who = group.map((x) => userName(x.user_id)).join(", ");
+  return (
+    <button
+      type="button"
+      class={`reaction${mine ? " mine" : ""}`}
+      aria-pressed={mine}
+      aria-label={`${r.emoji_name}: ${group.length}, by ${who}`}
+      title={`${who} reacted with :${r.emoji_name}:`}
+      onClick={() => void toggleReaction(m, { name: r.emoji_name, code: r.emoji_code, type: r.reaction_type })}
+    >
+      {custom ? <img src={custom.source_url} alt="" class="emoji" /> : r.reaction_type === "unicode_emoji" ? codeToChar(r.emoji_code) : `:${r.emoji_name}:`}
+      <span class="n">{group.length}</span>
+    </button>
+  );
+}
+
+/** Only avatars this server stores are shown: the client must work on a LAN without the internet (no Gravatar). */
+const localAvatar = (url: string | null | undefined) => !!url && url.startsWith("/");
+
+function Editor({ m, done }: { m: Message; done: () => void }) {
+  const [text, setText] = useState<string | null>(null);
+  const [error, setError] = useState("");
+  useEffect(() => {
+    void rawContent(m.id).then(setText);
+  }, [m.id]);
+  if (text === null) return <p>Loading…</p>;
+  const save = async () => {
+    try {
+      await editMessage(m.id, text);
+      done();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  return (
+    <form
+      class="edit"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <label class="sr-only" for={`edit-${m.id}`}>
+        Edit message
+      </label>
+      <textarea
+        id={`edit-${m.id}`}
+        value={text}
+        onInput={(e) => setText(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Escape") done();
+          if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) void save();
+        }}
+        ref={(el) => el?.focus()}
+      />
+      {error && <p class="error" role="alert">{error}</p>}
+      <button type="submit">Save</button>
+      <button type="button" class="secondary" onClick={done}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+export const MessageRow = memo(function MessageRow({ m, showSender, selected, unread }: { m: Message; showSender: boolean; selected: boolean; unread: boolean }) {
+  const [editing, setEditing] = useState(false);
+  const [picking, setPicking] = useState(false);
+  const mine = m.sender_id === model.me.user_id;
+  const starred = m.flags.includes("starred");
+  const mentioned = m.flags.includes("mentioned") || m.flags.includes("wildcard_mentioned");
+  const groups = new Map<string, Reaction[]>();
+  for (const r of m.reactions) {
+    const k = `${r.reaction_type}:${r.emoji_code}`;
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  const sender = model.users.get(m.sender_id);
+  return (
+    <article
+      class={`message${selected ? " selected" : ""}${unread ? " unread" : ""}${mentioned ? " mentioned" : ""}`}
+      data-id={m.id}
+      data-unread={unread ? "1" : undefined}
+      aria-label={`Message from ${m.sender_full_name}`}
+      onClick={() => {
+        if (model.selectedId !== m.id) {
+          model.selectedId = m.id;
+          changed();
+        }
+      }}
+    >
+      {showSender ? (
+        <div class="avatar" aria-hidden="true">
+          {localAvatar(sender?.avatar_url) ? <img src={sender!.avatar_url!} alt="" loading="lazy" /> : m.sender_full_name.slice(0, 1)}
+        </div>
+      ) : (
+        <div class="avatar-space" />
+      )}
+      <div class="body">
+        {showSender && <span class="sender">{m.sender_full_name}</span>}
+        <time dateTime={new Date(m.timestamp * 1000).toISOString()} title={dateFormat.format(m.timestamp * 1000)}>
+          {timeFormat.format(m.timestamp * 1000)}
+        </time>
+        {m.last_edit_timestamp ? <span class="edited">(edited)</span> : null}
+        {editing ? <Editor m={m} done={() => setEditing(false)} /> : <Rendered html={m.content} class={`content${mentioned ? " mentioned" : ""}`} />}
+        {groups.size > 0 && (
+          <div class="reactions">
+            {[...groups.values()].map((g) => (
+              <ReactionButton key={`${g[0].reaction_type}:${g[0].emoji_code}`} m={m} group={g} />
+            ))}
+          </div>
+        )}
+        {picking && (
+          <EmojiPicker
+            onPick={(e) => {
+              setPicking(false);
+              void toggleReaction(m, e);
+            }}
+            onClose={() => setPicking(false)}
+          />
+        )}
+      </div>
+      <div class="actions">
+        <button type="button" aria-label="Add emoji reaction" title="Add emoji reaction" onClick={() => setPicking(!picking)}>
+          ☺
+        </button>
+        <button type="button" aria-label={starred ? "Unstar this message" : "Star this message"} aria-pressed={starred} class={starred ? "starred" : ""} onClick={() => void setStarred(m, !starred)}>
+          {starred ? "★" : "☆"}
+        </button>
+        {mine && (
+          <button type="button" aria-label="Edit message" onClick={() => setEditing(true)}>
+            ✎
+          </button>
+        )}
+        {mine && (
+          <button
+            type="button"
+            aria-label="Delete message"
+            onClick={() => {
+              if (confirm("Delete this message?")) void deleteMessage(m.id);
+            }}
+          >
+            ✕
+          </button>
+        )}
+      </div>
+    </article>
+  );
+});

@@ -1,0 +1,505 @@
+/**
+ * Settings in a dialog: one's own (profile, status, alert words, notifications, display) and,
+ * for administrators, the organization's (channels, users, invitations, groups, folders,
+ * linkifiers, playgrounds, default channels, the Welcome Bot message).
+ */
+import type { ComponentChildren } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { api, type Params } from "../api";
+import { findUser, isAdmin, model, userName } from "../model";
+
+type Tab = { id: string; label: string; admin?: boolean; view: () => preact.JSX.Element };
+
+function useResult() {
+  const [msg, setMsg] = useState("");
+  const run = async (what: () => Promise<unknown>, ok = "Saved.") => {
+    try {
+      await what();
+      setMsg(ok);
+    } catch (e) {
+      setMsg(`Error: ${(e as Error).message}`);
+    }
+  };
+  const view = msg ? (
+    <p role="status" class={msg.startsWith("Error") ? "error" : "ok"}>
+      {msg}
+    </p>
+  ) : null;
+  return { run, view };
+}
+
+function Field({ id, label, children }: { id: string; label: string; children: ComponentChildren }) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {children}
+    </div>
+  );
+}
+
+function Toggle({ name, label }: { name: string; label: string }) {
+  const { run, view } = useResult();
+  return (
+    <div class="field check">
+      <input id={`set-${name}`} type="checkbox" checked={model.settings[name] === true} onChange={(e) => void run(() => api("PATCH", "/settings", { [name]: e.currentTarget.checked }))} />
+      <label for={`set-${name}`}>{label}</label>
+      {view}
+    </div>
+  );
+}
+
+function Profile() {
+  const [name, setName] = useState(model.me.full_name);
+  const [status, setStatus] = useState(model.userStatus.get(model.me.user_id)?.status_text ?? "");
+  const saved = useResult();
+  const statusSaved = useResult();
+  return (
+    <>
+      <form onSubmit={(e) => (e.preventDefault(), void saved.run(() => api("PATCH", "/settings", { full_name: name })))}>
+        <Field id="set-full-name" label="Full name">
+          <input id="set-full-name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </Field>
+        <button type="submit">Save name</button>
+        {saved.view}
+      </form>
+      <form onSubmit={(e) => (e.preventDefault(), void statusSaved.run(() => api("POST", "/users/me/status", { status_text: status })))}>
+        <Field id="set-status" label="Status">
+          <input id="set-status" value={status} maxLength={60} onInput={(e) => setStatus(e.currentTarget.value)} />
+        </Field>
+        <button type="submit">Set status</button>
+        {statusSaved.view}
+      </form>
+    </>
+  );
+}
+
+function AlertWords() {
+  const [word, setWord] = useState("");
+  const { run, view } = useResult();
+  return (
+    <>
+      <ul class="list">
+        {model.alertWords.map((w) => (
+          <li key={w}>
+            {w}{" "}
+            <button type="button" class="secondary" onClick={() => void run(() => api("DELETE", "/users/me/alert_words", { alert_words: [w] }), "Removed.")}>
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form onSubmit={(e) => (e.preventDefault(), void run(() => api("POST", "/users/me/alert_words", { alert_words: [word] }), "Added."), setWord(""))}>
+        <Field id="alert-word" label="New alert word">
+          <input id="alert-word" value={word} onInput={(e) => setWord(e.currentTarget.value)} />
+        </Field>
+        <button type="submit">Add</button>
+      </form>
+      {view}
+    </>
+  );
+}
+
+function Notifications() {
+  return (
+    <>
+      <Toggle name="enable_desktop_notifications" label="Desktop notifications for channel messages" />
+      <Toggle name="enable_sounds" label="Sounds" />
+      <Toggle name="enable_offline_email_notifications" label="Email notifications when offline" />
+      <Toggle name="enable_offline_push_notifications" label="Mobile notifications when offline" />
+      <Toggle name="wildcard_mentions_notify" label="Notify on @all and @everyone" />
+    </>
+  );
+}
+
+function Display() {
+  return (
+    <>
+      <Toggle name="twenty_four_hour_time" label="24-hour time" />
+      <Toggle name="enter_sends" label="Enter sends the message (otherwise Ctrl+Enter)" />
+      <Toggle name="left_side_userlist" label="People list on the left" />
+      <Toggle name="fluid_layout_width" label="Use the full width of wide screens" />
+    </>
+  );
+}
+
+function ChannelAdmin() {
+  const streams = [...model.streams.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const [id, setId] = useState(streams[0]?.stream_id ?? 0);
+  const s = model.streams.get(id);
+  const [form, setForm] = useState<Record<string, string | boolean>>({});
+  const { run, view } = useResult();
+  useEffect(() => {
+    if (s) {
+      setForm({
+        new_name: s.name,
+        description: s.description,
+        is_private: s.invite_only,
+        is_web_public: !!s.is_web_public,
+        history_public_to_subscribers: s.history_public_to_subscribers !== false,
+        message_retention_days: s.message_retention_days == null ? "realm_default" : String(s.message_retention_days),
+        folder_id: s.folder_id == null ? "" : String(s.folder_id),
+        topics_policy: String(s.topics_policy ?? "inherit"),
+        is_archived: !!s.is_archived,
+      });
+    }
+  }, [id, s]);
+  if (!s) return <p>No channels.</p>;
+  const save = () => {
+    const p: Params = {};
+    if (form.new_name !== s.name) p.new_name = form.new_name as string;
+    if (form.description !== s.description) p.description = form.description as string;
+    if (form.is_private !== s.invite_only) p.is_private = form.is_private as boolean;
+    if (form.is_web_public !== !!s.is_web_public) p.is_web_public = form.is_web_public as boolean;
+    if (form.history_public_to_subscribers !== (s.history_public_to_subscribers !== false)) p.history_public_to_subscribers = form.history_public_to_subscribers as boolean;
+    const retention = form.message_retention_days as string;
+    if (retention !== (s.message_retention_days == null ? "realm_default" : String(s.message_retention_days))) p.message_retention_days = /^\d+$/.test(retention) ? Number(retention) : retention;
+    if (form.folder_id !== (s.folder_id == null ? "" : String(s.folder_id))) p.folder_id = form.folder_id === "" ? null : Number(form.folder_id);
+    if (form.topics_policy !== String(s.topics_policy ?? "inherit")) p.topics_policy = form.topics_policy as string;
+    if (form.is_archived !== !!s.is_archived) p.is_archived = form.is_archived as boolean;
+    return run(() => api("PATCH", `/streams/${s.stream_id}`, p));
+  };
+  const text = (k: string, label: string) => (
+    <Field id={`ch-${k}`} label={label}>
+      <input id={`ch-${k}`} value={String(form[k] ?? "")} onInput={(e) => setForm({ ...form, [k]: e.currentTarget.value })} />
+    </Field>
+  );
+  const check = (k: string, label: string) => (
+    <div class="field check">
+      <input id={`ch-${k}`} type="checkbox" checked={!!form[k]} onChange={(e) => setForm({ ...form, [k]: e.currentTarget.checked })} />
+      <label for={`ch-${k}`}>{label}</label>
+    </div>
+  );
+  return (
+    <form onSubmit={(e) => (e.preventDefault(), void save())}>
+      <Field id="ch-select" label="Channel">
+        <select id="ch-select" value={id} onChange={(e) => setId(Number(e.currentTarget.value))}>
+          {streams.map((x) => (
+            <option key={x.stream_id} value={x.stream_id}>
+              {x.name}
+            </option>
+          ))}
+        </select>
+      </Field>
+      {text("new_name", "Name")}
+      {text("description", "Description")}
+      {check("is_private", "Private")}
+      {check("is_web_public", "Web-public")}
+      {check("history_public_to_subscribers", "New subscribers can see past messages")}
+      {text("message_retention_days", "Message retention (days, unlimited or realm_default)")}
+      <Field id="ch-folder_id" label="Folder">
+        <select id="ch-folder_id" value={String(form.folder_id ?? "")} onChange={(e) => setForm({ ...form, folder_id: e.currentTarget.value })}>
+          <option value="">None</option>
+          {[...model.folders.values()].map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.name}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field id="ch-topics_policy" label="Topics policy">
+        <select id="ch-topics_policy" value={String(form.topics_policy)} onChange={(e) => setForm({ ...form, topics_policy: e.currentTarget.value })}>
+          {["inherit", "allow_empty_topic", "disable_empty_topic", "empty_topic_only"].map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
+        </select>
+      </Field>
+      {check("is_archived", "Archived")}
+      <button type="submit">Save channel</button>
+      {view}
+    </form>
+  );
+}
+
+const ROLES: [number, string][] = [
+  [100, "Owner"],
+  [200, "Administrator"],
+  [300, "Moderator"],
+  [400, "Member"],
+  [600, "Guest"],
+];
+
+function UserAdmin() {
+  const { run, view } = useResult();
+  const users = [...model.users.values()].filter((u) => !u.is_bot).sort((a, b) => a.full_name.localeCompare(b.full_name));
+  return (
+    <>
+      {view}
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Role</th>
+            <th scope="col">Account</th>
+          </tr>
+        </thead>
+        <tbody>
+          {users.map((u) => (
+            <tr key={u.user_id}>
+              <td>
+                {u.full_name}
+                <br />
+                <small>{u.delivery_email ?? u.email}</small>
+              </td>
+              <td>
+                <label class="sr-only" for={`role-${u.user_id}`}>
+                  Role of {u.full_name}
+                </label>
+                <select id={`role-${u.user_id}`} value={u.role} onChange={(e) => void run(() => api("PATCH", `/users/${u.user_id}`, { role: Number(e.currentTarget.value) }))}>
+                  {ROLES.map(([v, l]) => (
+                    <option key={v} value={v}>
+                      {l}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td>
+                {u.is_active ? (
+                  <button type="button" class="secondary" onClick={() => confirm(`Deactivate ${u.full_name}?`) && void run(() => api("DELETE", `/users/${u.user_id}`), "Deactivated.")}>
+                    Deactivate
+                  </button>
+                ) : (
+                  <button type="button" class="secondary" onClick={() => void run(() => api("POST", `/users/${u.user_id}/reactivate`), "Reactivated.")}>
+                    Reactivate
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+function Invitations() {
+  const [emails, setEmails] = useState("");
+  const [role, setRole] = useState(400);
+  const [invites, setInvites] = useState<{ id: number; email?: string; invited_as: number; is_multiuse: boolean; expiry_date: number | null }[]>([]);
+  const { run, view } = useResult();
+  const refresh = () => void api<{ invites: typeof invites }>("GET", "/invites").then((r) => setInvites(r.invites));
+  useEffect(refresh, []);
+  const defaults = [...model.subs.values()].map((s) => s.stream_id);
+  return (
+    <>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(() => api("POST", "/invites", { invitee_emails: emails, invite_as: role, stream_ids: defaults }).then(refresh), "Invitations sent.");
+        }}
+      >
+        <Field id="invite-emails" label="Email addresses (comma-separated)">
+          <textarea id="invite-emails" value={emails} onInput={(e) => setEmails(e.currentTarget.value)} />
+        </Field>
+        <Field id="invite-role" label="Invite as">
+          <select id="invite-role" value={role} onChange={(e) => setRole(Number(e.currentTarget.value))}>
+            {ROLES.map(([v, l]) => (
+              <option key={v} value={v}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <button type="submit">Send invitations</button>
+      </form>
+      {view}
+      <h3>Pending invitations</h3>
+      <ul class="list">
+        {invites.map((i) => (
+          <li key={`${i.is_multiuse}-${i.id}`}>
+            {i.is_multiuse ? "Reusable link" : i.email} ({ROLES.find(([v]) => v === i.invited_as)?.[1]}){" "}
+            <button type="button" class="secondary" onClick={() => void run(() => api("DELETE", i.is_multiuse ? `/invites/multiuse/${i.id}` : `/invites/${i.id}`).then(refresh), "Revoked.")}>
+              Revoke
+            </button>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** A list fetched from the server, with a form to add and a button to remove each. */
+function SimpleList<T extends { id: number }>(props: {
+  load: () => Promise<T[]>;
+  describe: (t: T) => string;
+  remove?: (t: T) => Promise<unknown>;
+  fields: [string, string][];
+  add: (values: Record<string, string>) => Promise<unknown>;
+  addLabel: string;
+}) {
+  const [items, setItems] = useState<T[]>([]);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const { run, view } = useResult();
+  const refresh = () => void props.load().then(setItems);
+  useEffect(refresh, []);
+  return (
+    <>
+      <ul class="list">
+        {items.map((t) => (
+          <li key={t.id}>
+            {props.describe(t)}{" "}
+            {props.remove && (
+              <button type="button" class="secondary" onClick={() => void run(() => props.remove!(t).then(refresh), "Removed.")}>
+                Remove
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <form onSubmit={(e) => (e.preventDefault(), void run(() => props.add(values).then(refresh), "Added."))}>
+        {props.fields.map(([k, label]) => (
+          <Field key={k} id={`f-${k}`} label={label}>
+            <input id={`f-${k}`} value={values[k] ?? ""} onInput={(e) => setValues({ ...values, [k]: e.currentTarget.value })} />
+          </Field>
+        ))}
+        <button type="submit">{props.addLabel}</button>
+      </form>
+      {view}
+    </>
+  );
+}
+
+function idsOf(text: string): number[] {
+  return text
+    .split(",")
+    .map((w) => (w.trim() ? findUser(w)?.user_id : undefined))
+    .filter((x): x is number => x !== undefined);
+}
+
+const UserGroups = () => (
+  <SimpleList<{ id: number; name: string; members: number[]; is_system_group: boolean }>
+    load={() => api<{ user_groups: { id: number; name: string; members: number[]; is_system_group: boolean }[] }>("GET", "/user_groups").then((r) => r.user_groups.filter((g) => !g.is_system_group))}
+    describe={(g) => `${g.name}: ${g.members.map(userName).join(", ")}`}
+    remove={(g) => api("POST", `/user_groups/${g.id}/deactivate`)}
+    fields={[
+      ["name", "Group name"],
+      ["description", "Description"],
+      ["members", "Members (emails, comma-separated)"],
+    ]}
+    add={(v) => api("POST", "/user_groups/create", { name: v.name, description: v.description ?? "", members: idsOf(v.members ?? "") })}
+    addLabel="Create group"
+  />
+);
+
+const Folders = () => (
+  <SimpleList<{ id: number; name: string; description: string }>
+    load={() => api<{ channel_folders: { id: number; name: string; description: string }[] }>("GET", "/channel_folders").then((r) => r.channel_folders)}
+    describe={(f) => `${f.name}${f.description ? ` — ${f.description}` : ""}`}
+    remove={(f) => api("PATCH", `/channel_folders/${f.id}`, { is_archived: true })}
+    fields={[
+      ["name", "Folder name"],
+      ["description", "Description"],
+    ]}
+    add={(v) => api("POST", "/channel_folders/create", { name: v.name, description: v.description ?? "" })}
+    addLabel="Create folder"
+  />
+);
+
+const Linkifiers = () => (
+  <SimpleList<{ id: number; pattern: string; url_template: string }>
+    load={() => api<{ linkifiers: { id: number; pattern: string; url_template: string }[] }>("GET", "/realm/linkifiers").then((r) => r.linkifiers)}
+    describe={(l) => `${l.pattern} → ${l.url_template}`}
+    remove={(l) => api("DELETE", `/realm/filters/${l.id}`)}
+    fields={[
+      ["pattern", "Pattern"],
+      ["url_template", "URL template"],
+    ]}
+    add={(v) => api("POST", "/realm/filters", v)}
+    addLabel="Add linkifier"
+  />
+);
+
+type Playground = { id: number; name: string; pygments_language: string; url_template: string };
+/** Playgrounds have no GET endpoint: they come with /register and its realm_playgrounds events, a moment after a change. */
+const playgrounds = () => new Promise<Playground[]>((resolve) => setTimeout(() => resolve((model.realmSettings.realm_playgrounds as Playground[]) ?? []), 300));
+
+const Playgrounds = () => (
+  <SimpleList<Playground>
+    load={playgrounds}
+    describe={(p) => `${p.name} (${p.pygments_language}) → ${p.url_template}`}
+    remove={(p) => api("DELETE", `/realm/playgrounds/${p.id}`)}
+    fields={[
+      ["name", "Name"],
+      ["pygments_language", "Language"],
+      ["url_template", "URL template"],
+    ]}
+    add={(v) => api("POST", "/realm/playgrounds", v)}
+    addLabel="Add playground"
+  />
+);
+
+const DefaultChannels = () => (
+  <SimpleList<{ id: number; name: string }>
+    load={() => api<{ streams: { stream_id: number; name: string }[] }>("GET", "/default_streams").then((r) => r.streams.map((s) => ({ id: s.stream_id, name: s.name })))}
+    describe={(s) => s.name}
+    remove={(s) => api("DELETE", "/default_streams", { stream_id: s.id })}
+    fields={[["channel", "Channel name"]]}
+    add={(v) => api("POST", "/default_streams", { stream_id: [...model.streams.values()].find((s) => s.name === v.channel)?.stream_id ?? 0 })}
+    addLabel="Add default channel"
+  />
+);
+
+function WelcomeBot() {
+  const [text, setText] = useState(String(model.realmSettings.realm_welcome_message_custom_text ?? ""));
+  const { run, view } = useResult();
+  return (
+    <form onSubmit={(e) => (e.preventDefault(), void run(() => api("PATCH", "/realm", { welcome_message_custom_text: text })))}>
+      <Field id="welcome-text" label="Welcome Bot's custom message for new users">
+        <textarea id="welcome-text" value={text} onInput={(e) => setText(e.currentTarget.value)} />
+      </Field>
+      <button type="submit">Save</button>{" "}
+      <button type="button" class="secondary" onClick={() => void run(() => api("POST", "/realm/test_welcome_bot_custom_message", { welcome_message_custom_text: text }), "Sent to you as a test.")}>
+        Send me a test message
+      </button>
+      {view}
+    </form>
+  );
+}
+
+const TABS: Tab[] = [
+  { id: "profile", label: "Profile", view: Profile },
+  { id: "alert-words", label: "Alert words", view: AlertWords },
+  { id: "notifications", label: "Notifications", view: Notifications },
+  { id: "display", label: "Display", view: Display },
+  { id: "channels", label: "Channels", admin: true, view: ChannelAdmin },
+  { id: "users", label: "Users", admin: true, view: UserAdmin },
+  { id: "invitations", label: "Invitations", admin: true, view: Invitations },
+  { id: "groups", label: "User groups", admin: true, view: UserGroups },
+  { id: "folders", label: "Channel folders", admin: true, view: Folders },
+  { id: "linkifiers", label: "Linkifiers", admin: true, view: Linkifiers },
+  { id: "playgrounds", label: "Code playgrounds", admin: true, view: Playgrounds },
+  { id: "default-channels", label: "Default channels", admin: true, view: DefaultChannels },
+  { id: "welcome-bot", label: "Welcome Bot", admin: true, view: WelcomeBot },
+];
+
+export function Settings({ onClose }: { onClose: () => void }) {
+  const tabs = TABS.filter((t) => !t.admin || isAdmin());
+  const [tab, setTab] = useState(tabs[0].id);
+  const View = tabs.find((t) => t.id === tab)!.view;
+  return (
+    <div class="modal settings" role="dialog" aria-modal="true" aria-labelledby="settings-title">
+      <header>
+        <h2 id="settings-title">Settings</h2>
+        <button type="button" aria-label="Close settings" onClick={onClose} ref={(el) => el?.focus()}>
+          ×
+        </button>
+      </header>
+      <div class="settings-body">
+        <ul class="tabs" role="tablist" aria-label="Settings sections">
+          {tabs.map((t) => (
+            <li key={t.id} role="presentation">
+              {t.admin && t === tabs.find((x) => x.admin) && <h3>Organization</h3>}
+              <button type="button" role="tab" aria-selected={tab === t.id} id={`tab-${t.id}`} onClick={() => setTab(t.id)}>
+                {t.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <section role="tabpanel" aria-labelledby={`tab-${tab}`} class="panel">
+          <View key={tab} />
+        </section>
+      </div>
+    </div>
+  );
+}
