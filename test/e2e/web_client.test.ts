@@ -48,7 +48,9 @@ const open = (email: string) => signedIn(browser!, srv.url, email, DEV_PASSWORD)
 /** The unread count the left sidebar shows for a channel (0 without a badge). */
 async function channelCount(page: Page, channel: string): Promise<number> {
   const badge = page.locator(".channels li.channel", { has: page.locator(".name", { hasText: new RegExp(`^${channel}$`) }) }).locator(":scope > button .count");
-  return (await badge.count()) ? Number(await badge.innerText()) : 0;
+  // allInnerTexts does not wait, so a badge that disappears between two reads cannot stall the poll.
+  const [text] = await badge.allInnerTexts();
+  return text === undefined ? 0 : Number(text);
 }
 
 async function waitForCount(page: Page, channel: string, want: number) {
