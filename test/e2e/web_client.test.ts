@@ -233,7 +233,7 @@ describe("the web client in Chromium", () => {
     await context.close();
   });
 
-  scenario("an administrator changes a channel's description in settings; a member sees it change", async () => {
+  scenario("an administrator changes a channel's description and who may post in settings; a member sees it change", async () => {
     const verona = await streamIdOf("Verona");
     const hamlet = await open("hamlet@zulip.com");
     await hamlet.page.click(".channels >> text=Verona");
@@ -244,12 +244,17 @@ describe("the web client in Chromium", () => {
     await iago.page.click("role=tab[name=Channels]");
     await iago.page.selectOption("#ch-select", String(verona));
     await iago.page.fill("#ch-description", "Fair **Verona**, where we lay our scene");
+    const admins = ((await call("iago@zulip.com", "GET", "/user_groups")) as { user_groups: { id: number; name: string }[] }).user_groups.find((g) => g.name === "role:administrators")!;
+    await iago.page.locator("#ch-can_send_message_group option", { hasText: "role: administrators" }).waitFor({ state: "attached" });
+    await iago.page.selectOption("#ch-can_send_message_group", String(admins.id));
     await iago.page.click("text=Save channel");
     await iago.page.locator("[role=status] >> text=Saved.").waitFor();
     await screenshot(iago.page, "settings-channel");
 
     await hamlet.page.locator(".channel-description strong >> text=Verona").waitFor();
     assert.match(await hamlet.page.locator(".channel-description").innerText(), /Fair Verona, where we lay our scene/);
+    const stream = (await call("hamlet@zulip.com", "GET", `/streams/${verona}`)) as { stream: { can_send_message_group: unknown } };
+    assert.equal(stream.stream.can_send_message_group, admins.id);
     await iago.context.close();
     await hamlet.context.close();
   });

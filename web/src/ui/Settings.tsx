@@ -127,8 +127,10 @@ function ChannelAdmin() {
   const [id, setId] = useState(streams[0]?.stream_id ?? 0);
   const s = model.streams.get(id);
   const [form, setForm] = useState<Record<string, string | boolean>>({});
+  const [permissions, setPermissions] = useState<Record<string, number>>({});
   const { run, view } = useResult();
   useEffect(() => {
+    setPermissions({});
     if (s) {
       setForm({
         new_name: s.name,
@@ -156,6 +158,7 @@ function ChannelAdmin() {
     if (form.folder_id !== (s.folder_id == null ? "" : String(s.folder_id))) p.folder_id = form.folder_id === "" ? null : Number(form.folder_id);
     if (form.topics_policy !== String(s.topics_policy ?? "inherit")) p.topics_policy = form.topics_policy as string;
     if (form.is_archived !== !!s.is_archived) p.is_archived = form.is_archived as boolean;
+    for (const [setting, group] of Object.entries(permissions)) p[setting] = JSON.stringify({ new: group });
     return run(() => api("PATCH", `/streams/${s.stream_id}`, p));
   };
   const text = (k: string, label: string) => (
@@ -206,9 +209,56 @@ function ChannelAdmin() {
         </select>
       </Field>
       {check("is_archived", "Archived")}
+      <ChannelPermissions stream={s as unknown as Record<string, unknown>} choices={permissions} onChange={setPermissions} />
       <button type="submit">Save channel</button>
       {view}
     </form>
+  );
+}
+
+/** The channel's permission settings, each given to one group of the organization's. */
+const CHANNEL_PERMISSIONS: [string, string][] = [
+  ["can_send_message_group", "Who can post"],
+  ["can_subscribe_group", "Who can subscribe"],
+  ["can_add_subscribers_group", "Who can add subscribers"],
+  ["can_remove_subscribers_group", "Who can remove subscribers"],
+  ["can_administer_channel_group", "Who can administer the channel"],
+  ["can_delete_any_message_group", "Who can delete any message"],
+  ["can_delete_own_message_group", "Who can delete their own messages"],
+  ["can_move_messages_out_of_channel_group", "Who can move messages out of the channel"],
+  ["can_move_messages_within_channel_group", "Who can move messages within the channel"],
+  ["can_resolve_topics_group", "Who can resolve topics"],
+];
+
+type GroupChoice = { id: number; name: string; is_system_group: boolean; deactivated?: boolean };
+
+/** A setting held by an anonymous group (members listed directly) shows as "custom" and stays as it is unless changed here. */
+function ChannelPermissions({ stream, choices, onChange }: { stream: Record<string, unknown>; choices: Record<string, number>; onChange: (c: Record<string, number>) => void }) {
+  const [groups, setGroups] = useState<GroupChoice[]>([]);
+  useEffect(() => {
+    void api<{ user_groups: GroupChoice[] }>("GET", "/user_groups").then((r) => setGroups(r.user_groups.filter((g) => !g.deactivated)));
+  }, []);
+  const label = (g: GroupChoice) => (g.is_system_group ? g.name.replace(/^role:/, "role: ") : g.name);
+  return (
+    <fieldset class="permissions">
+      <legend>Permissions</legend>
+      {CHANNEL_PERMISSIONS.map(([setting, title]) => {
+        const current = stream[setting];
+        const value = choices[setting] ?? (typeof current === "number" ? current : "");
+        return (
+          <Field key={setting} id={`ch-${setting}`} label={title}>
+            <select id={`ch-${setting}`} value={String(value)} onChange={(e) => onChange({ ...choices, [setting]: Number(e.currentTarget.value) })}>
+              {typeof current !== "number" && <option value="">custom (chosen members and groups)</option>}
+              {groups.map((g) => (
+                <option key={g.id} value={g.id}>
+                  {label(g)}
+                </option>
+              ))}
+            </select>
+          </Field>
+        );
+      })}
+    </fieldset>
   );
 }
 
