@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { Api, basicAuth } from "../helpers/client.js";
-import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
+import { createTestRealm, TEST_PASSWORD, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { refusedUrl } from "../helpers/fake_bouncer.js";
 
 const SECRET = "bbb-shared-secret";
@@ -116,6 +116,21 @@ describe("following the join link", () => {
 
     const second = await join(t.guest, link);
     assert.equal(new URL(second.headers.get("location")!).searchParams.get("role"), "VIEWER");
+  });
+
+  test("a browser signed in at /login/ opens the link on its session", async () => {
+    const link = await create(t.member);
+    const login = await fetch(`${srv.url}/login/`, { method: "POST", body: new URLSearchParams({ username: t.guest.email, password: TEST_PASSWORD }), redirect: "manual" });
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    assert.match(cookie, /sessionid=/);
+    const r = await fetch(`${srv.url}${link}`, { redirect: "manual", headers: { cookie } });
+    assert.equal(r.status, 302);
+    const target = new URL(r.headers.get("location")!);
+    assert.equal(target.searchParams.get("fullName"), t.guest.fullName);
+    assert.equal(target.searchParams.get("role"), "VIEWER");
   });
 
   test("refuses a tampered link, and callers without credentials", async () => {

@@ -5,8 +5,8 @@ import { missingArgument } from "../../http/errors.js";
 import { bigBlueButtonJoinUrl } from "../../actions/video_calls.js";
 
 /**
- * The call link itself, outside the API. Zulip asks for a logged-in session; Confab has no
- * browser sessions yet, so the link takes the same credentials as the API.
+ * The call link itself, outside the API: opened from the web client it rides on the browser
+ * session, as in Zulip; other clients can open it with their API credentials.
  */
 export function registerVideoCallPages(server: FastifyInstance, app: AppContext): void {
   server.get<{ Querystring: { bigbluebutton?: string } }>("/calls/bigbluebutton/join", async (request, reply) => {
