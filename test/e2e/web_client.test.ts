@@ -384,8 +384,9 @@ describe("the web client in Chromium", () => {
     assert.equal(await page.locator(".channels li.channel.muted > button .name").innerText(), "Denmark");
     await page.click(".channels >> text=Denmark");
     await page.click("text=Unmute channel");
-    await page.locator("text=Mute channel").waitFor();
-    assert.equal(await page.locator(".channels li.channel.muted").count(), 0);
+    // Quoted: an exact match, which "Unmute channel" is not.
+    await page.locator('text="Mute channel"').waitFor();
+    await page.locator(".channels li.channel.muted").waitFor({ state: "detached" });
     await context.close();
   });
 });
