@@ -103,11 +103,13 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
       status: reply.statusCode,
       duration_ms: Math.round(reply.elapsedTime * 10) / 10,
       user_id: request.callerId ?? null,
+      ...(request.refusal && { error_code: request.refusal.code, error: request.refusal.msg }),
     });
   });
 
   server.setErrorHandler((error: Error, request, reply) => {
     if (error instanceof ZulipError) {
+      request.refusal = { code: error.code, msg: error.msg };
       reply.headers(error.headers);
       return sendJson(reply, error.status, { result: "error", msg: error.msg, code: error.code, ...error.data });
     }

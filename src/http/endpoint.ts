@@ -109,5 +109,7 @@ export function publicEndpoint<S extends ParamSpecs>(def: Def<S, PublicContext>)
 declare module "fastify" {
   interface FastifyRequest {
     callerId?: number;
+    /** Why the request was refused, for its log line: operators read the log for every non-2xx. */
+    refusal?: { code: string; msg: string };
   }
 }

@@ -186,13 +186,13 @@ describe("main.js --dev", () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "confab-devmain-"));
     const child = spawn(process.execPath, [path.join(ROOT, "dist/src/main.js"), "--dev"], {
       cwd: ROOT,
-      env: { ...process.env, PORT: "0", CONFAB_DATA_DIR: dataDir, LOG_LEVEL: "silent", DATABASE_URL: "postgres://ignored.invalid/x" },
+      env: { ...process.env, PORT: "0", CONFAB_DATA_DIR: dataDir, LOG_LEVEL: "info", DATABASE_URL: "postgres://ignored.invalid/x" },
     });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     try {
       const url = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        child.stdout.on("data", (chunk: Buffer) => {
-          out += chunk.toString();
+        child.stdout.on("data", () => {
           const m = /Confab is serving \S+ on (http:\/\/\S+) \(database: sqlite\)/.exec(out);
           if (m) resolve(m[1]);
         });
@@ -204,6 +204,24 @@ describe("main.js --dev", () => {
       const login = await dev.post("/fetch_api_key", { username: "hamlet@zulip.com", password: "zulipdev" });
       assert.equal(login.body.result, "success");
       assert.ok(fs.existsSync(path.join(dataDir, "confab.sqlite3")));
+
+      // Each request is one log line; a refused one says why.
+      const refused = await dev.post("/fetch_api_key", { username: "hamlet@zulip.com", password: "wrong" });
+      assert.equal(refused.status, 401);
+      const deadline = Date.now() + 5000;
+      const refusalLine = () =>
+        out
+          .split("\n")
+          .filter((l) => l.startsWith("{"))
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .find((l) => l.route === "/api/v1/fetch_api_key" && l.status === 401);
+      while (!refusalLine() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(
+        { ...refusalLine(), time: undefined, duration_ms: undefined },
+        { level: 30, time: undefined, method: "POST", route: "/api/v1/fetch_api_key", status: 401, duration_ms: undefined, user_id: null, error_code: refused.body.code, error: refused.body.msg },
+      );
+      const success = out.split("\n").find((l) => l.includes('"/api/v1/dev_list_users"'));
+      assert.ok(success && !success.includes("error"), success);
     } finally {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
