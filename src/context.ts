@@ -12,9 +12,10 @@ import type { ReadCache } from "./store/read_cache.js";
 import type { ExpiringCache } from "./store/expiring_cache.js";
 import type { ChannelActivity } from "./store/streams.js";
 import type { UserRow } from "./store/users.js";
+import type { StreamRow } from "./store/streams.js";
 import type { Realm } from "./store/realms.js";
 import type { ProfileData } from "./store/custom_profile_fields.js";
-import type { RealmRenderData } from "./markdown/context.js";
+import type { RenderDataCaches } from "./markdown/context.js";
 
 /** A source of the current time in UNIX seconds; injectable so tests control time. */
 export interface Clock {
@@ -69,7 +70,11 @@ export interface Caches {
   /** One user's custom profile field values, by "realm id:user id". */
   profileData: ReadCache<ProfileData>;
   /** An organization's users, groups, channels, emoji and linkifiers as rendering needs them, by realm id. */
-  renderData: ReadCache<RealmRenderData>;
+  renderData: RenderDataCaches;
+  /** An organization's named groups as the API shows them, by "realm id:with deactivated". */
+  userGroups: ReadCache<readonly Record<string, unknown>[]>;
+  /** Every channel of an organization, by realm id. */
+  realmStreams: ReadCache<readonly StreamRow[]>;
   /** Every account of an organization, by realm id. */
   realmUsers: ReadCache<readonly UserRow[]>;
   /** How many active users each of an organization's channels has, by realm id. */

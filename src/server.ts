@@ -7,7 +7,8 @@ import { openDatabase } from "./store/db.js";
 import { ReadCache } from "./store/read_cache.js";
 import { ExpiringCache } from "./store/expiring_cache.js";
 import { SUBSCRIBER_COUNT_TABLES } from "./store/streams.js";
-import { RENDER_DATA_TABLES } from "./markdown/context.js";
+import { USER_GROUP_TABLES } from "./store/user_groups.js";
+import { createRenderDataCaches } from "./markdown/context.js";
 import { EventBus } from "./events/bus.js";
 import { EventQueues } from "./events/queues.js";
 import { buildServer, createLogger } from "./app.js";
@@ -71,8 +72,10 @@ export async function openAppContext(
       credentials: new ReadCache(database.versions, ["users", "realms"], CACHED_USERS),
       hostRealms: new ReadCache(database.versions, ["realms"], CACHED_HOSTS),
       profileData: new ReadCache(database.versions, ["custom_profile_fields", "custom_profile_values"], CACHED_USERS),
-      renderData: new ReadCache(database.versions, RENDER_DATA_TABLES, CACHED_ORGANIZATIONS),
+      renderData: createRenderDataCaches(database.versions, CACHED_ORGANIZATIONS),
       realmUsers: new ReadCache(database.versions, ["users"], CACHED_ORGANIZATIONS),
+      realmStreams: new ReadCache(database.versions, ["streams"], CACHED_ORGANIZATIONS),
+      userGroups: new ReadCache(database.versions, USER_GROUP_TABLES, CACHED_ORGANIZATIONS),
       subscriberCounts: new ReadCache(database.versions, SUBSCRIBER_COUNT_TABLES, CACHED_ORGANIZATIONS),
       channelActivity: new ExpiringCache(clock, CHANNEL_ACTIVITY_SECONDS, CACHED_ORGANIZATIONS),
     },

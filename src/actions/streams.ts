@@ -162,10 +162,21 @@ export interface ListStreamsOptions {
   includeCanAccessContent: boolean;
 }
 
+/**
+ * Every channel of an organization, archived ones too, in id order: from memory until the
+ * streams table is written (every client's POST /register reads them all). Shared, so frozen.
+ */
+export async function realmStreamRows(app: AppContext, realmId: number): Promise<readonly StreamRow[]> {
+  const rows = await app.caches.realmStreams.get(String(realmId), app.db, async () =>
+    Object.freeze((await listStreams(app.db, realmId)).map((r) => Object.freeze(r))),
+  );
+  return rows!;
+}
+
 /** GET /streams: the union of the requested sources, sorted by name. */
 export async function listStreamsFor(app: AppContext, user: UserRow, opts: ListStreamsOptions) {
   const db = app.db;
-  let rows = await listStreams(db, user.realm_id);
+  let rows = await realmStreamRows(app, user.realm_id);
   if (opts.excludeArchived) rows = rows.filter((r) => r.is_archived === 0);
   const facts = await userFacts(db, user);
   const subscribed = await subscribedStreamIds(db, user.id);

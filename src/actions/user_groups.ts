@@ -174,8 +174,21 @@ export async function doCreateUserGroup(app: AppContext, caller: Caller, req: Cr
   });
 }
 
-export async function listUserGroups(app: AppContext, caller: Caller, includeDeactivated: boolean) {
-  return formatUserGroups(app.db, await listNamedGroups(app.db, caller.realm.id, includeDeactivated));
+/**
+ * An organization's named groups as the API shows them (GET /user_groups, every POST /register),
+ * from memory until groups, memberships or users change: system groups list every member, so a
+ * large organization's list is costly to read. Shared, so frozen.
+ */
+export async function listUserGroups(app: AppContext, realmId: number, includeDeactivated: boolean): Promise<readonly Record<string, unknown>[]> {
+  const groups = await app.caches.userGroups.get(`${realmId}:${includeDeactivated}`, app.db, async () =>
+    Object.freeze((await formatUserGroups(app.db, await listNamedGroups(app.db, realmId, includeDeactivated))).map(deepFreeze)),
+  );
+  return groups!;
+}
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const v of Object.values(value)) if (v && typeof v === "object") deepFreeze(v);
+  return Object.freeze(value);
 }
 
 /** GET /user_groups/{id}/members: active members, direct or through subgroups. */

@@ -13,6 +13,8 @@ import { EMPTY_TOPIC_DISPLAY_NAME } from "../domain/limits.js";
 import type { CamoConfig } from "./camo.js";
 import type { Linkifier } from "./linkifiers.js";
 import { emojiUrl as realmEmojiUrl } from "../domain/custom_emoji.js";
+import { ReadCache } from "../store/read_cache.js";
+import type { TableVersions } from "../store/table_versions.js";
 
 export interface RenderUser {
   id: number;
@@ -68,51 +70,56 @@ const SYSTEM_GROUP_DISPLAY_NAMES: Record<string, string> = {
 /**
  * The organization's part of a render context: who can be mentioned, which channels linked,
  * custom emoji and linkifiers. The same for every message until one of those tables is written,
- * so it is kept in memory (`AppContext.caches.renderData`).
+ * so each part is kept in memory by itself: a write to one table (a new channel, a renamed user)
+ * reloads only that part, not every account of a large organization.
  */
-export interface RealmRenderData {
-  users: RenderUser[];
-  groups: RenderGroup[];
-  channels: RenderChannel[];
-  realmEmoji: Record<string, string>;
-  linkifiers: Linkifier[];
+export interface RenderDataCaches {
+  users: ReadCache<RenderUser[]>;
+  groups: ReadCache<RenderGroup[]>;
+  channels: ReadCache<RenderChannel[]>;
+  realmEmoji: ReadCache<Record<string, string>>;
+  linkifiers: ReadCache<Linkifier[]>;
 }
 
-/** The tables a RealmRenderData is read from. */
-export const RENDER_DATA_TABLES = ["users", "user_groups", "streams", "realm_emoji", "realm_linkifiers"] as const;
-
-async function loadRealmRenderData(db: Executor, realmId: number): Promise<RealmRenderData> {
-  const [users, groups, channels, emoji, linkifiers] = await Promise.all([
-    db.selectFrom("users").select(["id", "full_name", "is_active"]).where("realm_id", "=", realmId).orderBy("id").execute(),
-    db
-      .selectFrom("user_groups")
-      .select(["id", "name", "deactivated", "is_system_group", "description"])
-      .where("realm_id", "=", realmId)
-      .where("name", "is not", null)
-      .orderBy("id")
-      .execute(),
-    db
-      .selectFrom("streams")
-      .select(["id", "name"])
-      .where("realm_id", "=", realmId)
-      .where("is_archived", "=", 0)
-      .orderBy("id")
-      .execute(),
-    activeRealmEmojiFiles(db, realmId),
-    listLinkifiers(db, realmId),
-  ]);
+export function createRenderDataCaches(versions: TableVersions, maxOrganizations: number): RenderDataCaches {
   return {
-    users: users.map((u) => ({ id: u.id, fullName: u.full_name, isActive: u.is_active === 1 })),
-    groups: groups.map((g) => ({
-      id: g.id,
-      name: g.name!,
-      deactivated: g.deactivated === 1,
-      displayName: g.is_system_group ? (SYSTEM_GROUP_DISPLAY_NAMES[g.name!] ?? g.description) : undefined,
-    })),
-    channels: channels.map((c) => ({ id: c.id, name: c.name })),
-    realmEmoji: Object.fromEntries(emoji.map((e) => [e.name, realmEmojiUrl(realmId, e.file_name)])),
-    linkifiers,
+    users: new ReadCache(versions, ["users"], maxOrganizations),
+    groups: new ReadCache(versions, ["user_groups"], maxOrganizations),
+    channels: new ReadCache(versions, ["streams"], maxOrganizations),
+    realmEmoji: new ReadCache(versions, ["realm_emoji"], maxOrganizations),
+    linkifiers: new ReadCache(versions, ["realm_linkifiers"], maxOrganizations),
   };
+}
+
+async function loadUsers(db: Executor, realmId: number): Promise<RenderUser[]> {
+  const rows = await db.selectFrom("users").select(["id", "full_name", "is_active"]).where("realm_id", "=", realmId).orderBy("id").execute();
+  return rows.map((u) => ({ id: u.id, fullName: u.full_name, isActive: u.is_active === 1 }));
+}
+
+async function loadGroups(db: Executor, realmId: number): Promise<RenderGroup[]> {
+  const rows = await db
+    .selectFrom("user_groups")
+    .select(["id", "name", "deactivated", "is_system_group", "description"])
+    .where("realm_id", "=", realmId)
+    .where("name", "is not", null)
+    .orderBy("id")
+    .execute();
+  return rows.map((g) => ({
+    id: g.id,
+    name: g.name!,
+    deactivated: g.deactivated === 1,
+    displayName: g.is_system_group ? (SYSTEM_GROUP_DISPLAY_NAMES[g.name!] ?? g.description) : undefined,
+  }));
+}
+
+async function loadChannels(db: Executor, realmId: number): Promise<RenderChannel[]> {
+  const rows = await db.selectFrom("streams").select(["id", "name"]).where("realm_id", "=", realmId).where("is_archived", "=", 0).orderBy("id").execute();
+  return rows.map((c) => ({ id: c.id, name: c.name }));
+}
+
+async function loadRealmEmoji(db: Executor, realmId: number): Promise<Record<string, string>> {
+  const rows = await activeRealmEmojiFiles(db, realmId);
+  return Object.fromEntries(rows.map((e) => [e.name, realmEmojiUrl(realmId, e.file_name)]));
 }
 
 /**
@@ -128,9 +135,21 @@ export async function renderContextFor(
 ): Promise<RenderContext> {
   const { camoUrl, camoKey, externalUrl } = app.config;
   const senderProps = sender ? (JSON.parse(sender.props) as { translate_emoticons?: boolean }) : {};
-  const data = (await app.caches.renderData.get(String(realm.id), db, () => loadRealmRenderData(db, realm.id)))!;
+  const caches = app.caches.renderData;
+  const key = String(realm.id);
+  const [users, groups, channels, realmEmoji, linkifiers] = await Promise.all([
+    caches.users.get(key, db, () => loadUsers(db, realm.id)),
+    caches.groups.get(key, db, () => loadGroups(db, realm.id)),
+    caches.channels.get(key, db, () => loadChannels(db, realm.id)),
+    caches.realmEmoji.get(key, db, () => loadRealmEmoji(db, realm.id)),
+    caches.linkifiers.get(key, db, () => listLinkifiers(db, realm.id)),
+  ]);
   return {
-    ...data,
+    users,
+    groups,
+    channels,
+    realmEmoji,
+    linkifiers,
     realmUrl: externalUrl.replace(/\/+$/, ""),
     camo: camoUrl && camoKey ? { url: camoUrl, key: camoKey } : undefined,
     inlineImagePreview: realm.props.inline_image_preview !== false,

@@ -24,7 +24,7 @@ export const userGroupRoutes = [
     path: "/user_groups",
     guard: requireMemberOrAdmin,
     params: { include_deactivated_groups: P.bool().default(false) },
-    handler: async ({ app, caller }, p) => ({ user_groups: await listUserGroups(app, caller, p.include_deactivated_groups) }),
+    handler: async ({ app, caller }, p) => ({ user_groups: await listUserGroups(app, caller.realm.id, p.include_deactivated_groups) }),
   }),
 
   endpoint({

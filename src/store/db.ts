@@ -22,7 +22,19 @@ export interface DatabaseHandle {
  * Tables read on nearly every request (credentials, organization settings, profiles, what
  * rendering needs) and cached.
  */
-const CACHED_TABLES = new Set(["users", "realms", "custom_profile_fields", "custom_profile_values", "user_groups", "streams", "realm_emoji", "realm_linkifiers", "subscriptions"]);
+const CACHED_TABLES = new Set([
+  "users",
+  "realms",
+  "custom_profile_fields",
+  "custom_profile_values",
+  "user_groups",
+  "user_group_members",
+  "user_group_subgroups",
+  "streams",
+  "realm_emoji",
+  "realm_linkifiers",
+  "subscriptions",
+]);
 
 /** Statements SQLite keeps compiled; a request's statements are the same few texts each time. */
 const PREPARED_STATEMENTS = 500;

@@ -49,6 +49,9 @@ export interface GroupMembership {
   subgroups: number[];
 }
 
+/** What the API's view of named groups is read from: their rows, memberships, and who is active. */
+export const USER_GROUP_TABLES = ["user_groups", "user_group_members", "user_group_subgroups", "users"] as const;
+
 /**
  * Active direct members and direct subgroups of each group. The system bots are left out: in
  * Zulip they belong to an organization of their own.

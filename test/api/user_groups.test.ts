@@ -5,6 +5,8 @@ import { Api } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import type { Notice } from "../../src/events/bus.js";
 import { systemGroupIds } from "../../src/store/groups.js";
+import { runAction } from "../../src/actions/run.js";
+import { createUserInTx } from "../../src/actions/users.js";
 
 let srv: TestServer;
 let t: TestRealm;
@@ -121,6 +123,40 @@ describe("GET /user_groups", () => {
     } finally {
       await srv.app.db.updateTable("users").set({ is_active: 1 }).where("id", "=", t.member2.id).execute();
     }
+  });
+});
+
+describe("the listed groups follow every change (they are kept in memory between reads)", () => {
+  test("membership, subgroups, names, roles, deactivation and new users show on the next read", async () => {
+    const id = await createGroup(t.member, { members: [t.member.id] });
+    const sub = await createGroup(t.member);
+    const read = async (groupId: number) => (await groupById(groupId, t.admin)) as { members: number[]; direct_subgroup_ids: number[]; name: string };
+    assert.deepEqual((await read(id)).members, [t.member.id]);
+
+    await as(t.member).post(`/user_groups/${id}/members`, { add: [t.member2.id] });
+    assert.deepEqual((await read(id)).members, [t.member.id, t.member2.id]);
+    await as(t.member).post(`/user_groups/${id}/subgroups`, { add: [sub] });
+    assert.deepEqual((await read(id)).direct_subgroup_ids, [sub]);
+    await as(t.member).patch(`/user_groups/${id}`, { name: "renamed while cached" });
+    assert.equal((await read(id)).name, "renamed while cached");
+
+    const moderators = sysId("role:moderators");
+    assert.ok(!(await read(moderators)).members.includes(t.member2.id));
+    await as(t.owner).patch(`/users/${t.member2.id}`, { role: 300 });
+    assert.ok((await read(moderators)).members.includes(t.member2.id));
+    await as(t.owner).patch(`/users/${t.member2.id}`, { role: 400 });
+    assert.ok(!(await read(moderators)).members.includes(t.member2.id));
+
+    await as(t.admin).delete(`/users/${t.member2.id}`);
+    assert.deepEqual((await read(id)).members, [t.member.id]);
+    await as(t.admin).post(`/users/${t.member2.id}/reactivate`);
+    assert.deepEqual((await read(id)).members, [t.member.id, t.member2.id]);
+
+    const created = await runAction(srv.app, (tx) => createUserInTx(tx, srv.app, t.realm, { email: "newcomer-groups@example.com", fullName: "Newcomer", role: 400 }));
+    assert.ok((await read(sysId("role:members"))).members.includes(created.id));
+    // Later tests count the organization's active users.
+    await as(t.admin).delete(`/users/${created.id}`);
+    assert.ok(!(await read(sysId("role:members"))).members.includes(created.id));
   });
 });
 

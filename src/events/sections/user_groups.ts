@@ -1,7 +1,6 @@
 /** The `realm_user_groups` section: named groups, system groups included. */
 import { registerStateSection } from "../state.js";
-import { formatUserGroups } from "../../format/user_groups.js";
-import { listNamedGroups } from "../../store/user_groups.js";
+import { listUserGroups } from "../../actions/user_groups.js";
 
 registerStateSection({
   name: "realm_user_groups",
@@ -10,6 +9,6 @@ registerStateSection({
   eventTypes: ["user_group"],
   async fetch({ app, realm, options }) {
     const includeDeactivated = options.capabilities.include_deactivated_groups === true;
-    return { realm_user_groups: await formatUserGroups(app.db, await listNamedGroups(app.db, realm.id, includeDeactivated)) };
+    return { realm_user_groups: await listUserGroups(app, realm.id, includeDeactivated) };
   },
 });
