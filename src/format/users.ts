@@ -15,18 +15,27 @@ export function userSetting(user: UserRow, name: string): unknown {
 }
 
 /**
- * Read for every user of every list: remembered per row object (cached rows are shared), so
- * the settings JSON is not parsed again for each list.
+ * What every user list shows of a user whatever the viewer: remembered per row object (cached
+ * rows are shared), so a large organization's list does not parse each user's settings JSON or
+ * format each join date again.
  */
-const visibilities = new WeakMap<UserRow, number>();
+interface RowFacts {
+  emailVisibility: number;
+  dateJoined: string;
+}
+const rowFacts = new WeakMap<UserRow, RowFacts>();
+
+function factsOf(user: UserRow): RowFacts {
+  let facts = rowFacts.get(user);
+  if (facts === undefined) {
+    facts = { emailVisibility: Number(userSetting(user, "email_address_visibility")), dateJoined: isoMinutes(Number(user.date_joined)) };
+    rowFacts.set(user, facts);
+  }
+  return facts;
+}
 
 export function emailVisibility(user: UserRow): number {
-  let visibility = visibilities.get(user);
-  if (visibility === undefined) {
-    visibility = Number(userSetting(user, "email_address_visibility"));
-    visibilities.set(user, visibility);
-  }
-  return visibility;
+  return factsOf(user).emailVisibility;
 }
 
 /** Which email_address_visibility values let a user of `role` see the address (Nobody: none). */
@@ -94,7 +103,7 @@ export function formatUser(user: UserRow, viewer: UserRow, opts: FormatUserOptio
     full_name: user.full_name,
     timezone: user.timezone,
     is_active: user.is_active === 1,
-    date_joined: isoMinutes(Number(user.date_joined)),
+    date_joined: factsOf(user).dateJoined,
     delivery_email: canSeeDeliveryEmail(viewer, user) ? user.delivery_email : null,
     avatar_url:
       opts.clientGravatar && emailVisibility(user) === EMAIL_ADDRESS_VISIBILITY.EVERYONE ? null : gravatarUrl(user.delivery_email),

@@ -140,9 +140,11 @@ registerStateSection({
     const users = Object.values(state[RAW_USERS] as Record<string, ApiUser>).sort(
       (a, b) => (a.user_id as number) - (b.user_id as number),
     );
-    state.realm_users = users.filter((u) => u.is_active);
-    state.realm_non_active_users = users.filter((u) => !u.is_active);
-    for (const u of users) delete u.is_active;
+    // Copies without is_active rather than `delete`, which would leave 10,000 objects in V8's
+    // slow dictionary mode for JSON.stringify.
+    const withoutActive = ({ is_active: _, ...rest }: ApiUser) => rest;
+    state.realm_users = users.filter((u) => u.is_active).map(withoutActive);
+    state.realm_non_active_users = users.filter((u) => !u.is_active).map(withoutActive);
     delete state[RAW_USERS];
   },
 });
