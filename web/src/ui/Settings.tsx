@@ -99,28 +99,38 @@ function AlertWords() {
   );
 }
 
-function Notifications() {
+function Toggles({ items }: { items: [name: string, label: string][] }) {
   return (
     <>
-      <Toggle name="enable_desktop_notifications" label="Desktop notifications for channel messages" />
-      <Toggle name="enable_sounds" label="Sounds" />
-      <Toggle name="enable_offline_email_notifications" label="Email notifications when offline" />
-      <Toggle name="enable_offline_push_notifications" label="Mobile notifications when offline" />
-      <Toggle name="wildcard_mentions_notify" label="Notify on @all and @everyone" />
+      {items.map(([name, label]) => (
+        <Toggle key={name} name={name} label={label} />
+      ))}
     </>
   );
 }
 
-function Display() {
-  return (
-    <>
-      <Toggle name="twenty_four_hour_time" label="24-hour time" />
-      <Toggle name="enter_sends" label="Enter sends the message (otherwise Ctrl+Enter)" />
-      <Toggle name="left_side_userlist" label="People list on the left" />
-      <Toggle name="fluid_layout_width" label="Use the full width of wide screens" />
-    </>
-  );
-}
+const Notifications = () => (
+  <Toggles
+    items={[
+      ["enable_desktop_notifications", "Desktop notifications for channel messages"],
+      ["enable_sounds", "Sounds"],
+      ["enable_offline_email_notifications", "Email notifications when offline"],
+      ["enable_offline_push_notifications", "Mobile notifications when offline"],
+      ["wildcard_mentions_notify", "Notify on @all and @everyone"],
+    ]}
+  />
+);
+
+const Display = () => (
+  <Toggles
+    items={[
+      ["twenty_four_hour_time", "24-hour time"],
+      ["enter_sends", "Enter sends the message (otherwise Ctrl+Enter)"],
+      ["left_side_userlist", "People list on the left"],
+      ["fluid_layout_width", "Use the full width of wide screens"],
+    ]}
+  />
+);
 
 function ChannelAdmin() {
   const streams = [...model.streams.values()].sort((a, b) => a.name.localeCompare(b.name));
