@@ -7,12 +7,15 @@ import type { UnreadRow } from "../domain/unreads.js";
 
 /**
  * Conditions on one flag with the bit written into the statement, not bound: only then can
- * SQLite and PostgreSQL use the partial indexes on unread and starred rows (migration 022).
+ * SQLite and PostgreSQL use the partial indexes on unread, starred (migration 022) and direct
+ * message rows (migration 025).
  */
 export const isUnread = (column: "flags" | "user_messages.flags" = "user_messages.flags") =>
   sql<SqlBool>`(${sql.ref(column)} & ${sql.lit(FLAG_BITS.read)}) = 0`;
 export const isStarred = (column: "flags" | "user_messages.flags" = "user_messages.flags") =>
   sql<SqlBool>`(${sql.ref(column)} & ${sql.lit(FLAG_BITS.starred)}) <> 0`;
+export const isPrivate = (column: "flags" | "user_messages.flags" = "user_messages.flags") =>
+  sql<SqlBool>`(${sql.ref(column)} & ${sql.lit(FLAG_BITS.is_private)}) <> 0`;
 
 /** Bounds the number of bound parameters per statement, well under SQLite's and PostgreSQL's limits. */
 const ID_BATCH = 1000;

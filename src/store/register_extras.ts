@@ -1,6 +1,7 @@
 /** Queries behind register keys that have no feature module of their own. */
 import type { Executor } from "./schema.js";
 import type { UserRow } from "./users.js";
+import { isPrivate } from "./message_flags.js";
 
 /** How many of a user's newest direct messages Zulip scans for recent conversations. */
 export const RECENT_DM_SCAN_LIMIT = 1000;
@@ -12,8 +13,9 @@ export async function recentDirectMessageConversations(db: Executor, userId: num
     .innerJoin("messages", "messages.id", "user_messages.message_id")
     .select(["messages.id", "messages.dm_key"])
     .where("user_messages.user_id", "=", userId)
-    .where("messages.dm_key", "is not", null)
-    .orderBy("messages.id", "desc")
+    .where(isPrivate())
+    // user_messages' order: walked backwards from the newest, no sort.
+    .orderBy("user_messages.message_id", "desc")
     .limit(RECENT_DM_SCAN_LIMIT)
     .as("recent");
   const rows = await db

@@ -1,6 +1,7 @@
 import { sql, type Selectable } from "kysely";
 import type { Executor, UserTable } from "./schema.js";
 import { isStorableId } from "./ids.js";
+import { isPrivate } from "./message_flags.js";
 
 export type UserRow = Selectable<UserTable>;
 
@@ -143,7 +144,7 @@ export async function directMessagePeerIds(db: Executor, userId: number): Promis
     .select("messages.dm_key")
     .distinct()
     .where("user_messages.user_id", "=", userId)
-    .where("messages.dm_key", "is not", null)
+    .where(isPrivate())
     .execute();
   return new Set(conversations.flatMap((c) => c.dm_key!.split(",").map(Number)));
 }
