@@ -121,17 +121,26 @@ export interface ChannelActivity {
   last: number | null;
 }
 
-/** For each of an organization's channels with messages: how many since `since`, and when the last. */
+/**
+ * For each of an organization's channels: how many messages since `since`, and when the last.
+ * Per channel, through the (stream_id, date_sent) index: a lookup and a count of recent entries.
+ */
 export async function messageActivityOfRealm(db: Executor, realmId: number, since: number): Promise<Map<number, ChannelActivity>> {
   const rows = await db
-    .selectFrom("messages")
+    .selectFrom("streams as s")
     .select((eb) => [
-      "stream_id",
-      eb.fn.max("date_sent").as("last"),
-      eb.fn.sum<number>(eb.case().when("date_sent", ">=", since).then(1).else(0).end()).as("recent"),
+      "s.id as stream_id",
+      eb.selectFrom("messages as m").select((m) => m.fn.max("m.date_sent").as("last")).whereRef("m.stream_id", "=", "s.id").as("last"),
+      eb
+        .selectFrom("messages as m")
+        .select((m) => m.fn.countAll().as("recent"))
+        .whereRef("m.stream_id", "=", "s.id")
+        .where("m.date_sent", ">=", since)
+        .as("recent"),
     ])
-    .where("stream_id", "in", db.selectFrom("streams").select("id").where("realm_id", "=", realmId))
-    .groupBy("stream_id")
+    .where("s.realm_id", "=", realmId)
     .execute();
-  return new Map(rows.map((r) => [r.stream_id!, { recent: Number(r.recent), last: r.last === null ? null : Number(r.last) }]));
+  return new Map(
+    rows.filter((r) => r.last !== null).map((r) => [r.stream_id, { recent: Number(r.recent), last: Number(r.last) }]),
+  );
 }

@@ -1,6 +1,6 @@
 import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { ManualClock, startTestServer, type TestServer } from "../helpers/server.js";
 import { Api } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 
@@ -247,5 +247,49 @@ describe("GET /get_stream_id", () => {
   test("the stream parameter is required", async () => {
     const r = await api(t.member).get("/get_stream_id");
     assert.deepEqual(r.body, { result: "error", msg: "Missing 'stream' argument", code: "REQUEST_VARIABLE_MISSING", var_name: "stream" });
+  });
+});
+
+describe("channel traffic", () => {
+  test("stream_weekly_traffic and is_recently_active come from the last four weeks and the latest message", async () => {
+    const clock = new ManualClock(1_800_000_000);
+    const server = await startTestServer({}, { clock });
+    try {
+      const realm = await createTestRealm(server.app);
+      const as = (u: TestUser) => new Api(server.url).as(u);
+      const DAY = 86400;
+      const create = async (name: string) => {
+        const r = await as(realm.admin).post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name }]) });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        const id = (await as(realm.admin).get("/get_stream_id", { stream: name })).body.stream_id as number;
+        const post = async (count: number, daysAgo: number) => {
+          for (let i = 0; i < count; i++) {
+            const sent = await as(realm.admin).post("/messages", { type: "stream", to: name, topic: "t", content: "x" });
+            await server.app.db.updateTable("messages").set({ date_sent: clock.now() - daysAgo * DAY }).where("id", "=", sent.body.id).execute();
+          }
+        };
+        return { id, post };
+      };
+      const busy = await create("busy");
+      await busy.post(2, 40);
+      await busy.post(9, 3);
+      const quiet = await create("quiet");
+      await quiet.post(1, 200);
+      // Their creation notices go back to the channels' creation, so every message is dated above.
+      await server.app.db
+        .updateTable("messages")
+        .set({ date_sent: clock.now() - 300 * DAY })
+        .where("date_sent", ">", clock.now() - DAY)
+        .where("stream_id", "in", [busy.id, quiet.id])
+        .execute();
+      await server.app.db.updateTable("streams").set({ date_created: clock.now() - 300 * DAY }).where("id", "in", [busy.id, quiet.id]).execute();
+
+      const streams = (await as(realm.member).get("/streams")).body.streams as { stream_id: number; stream_weekly_traffic: number | null; is_recently_active: boolean }[];
+      const of = (id: number) => streams.find((s) => s.stream_id === id)!;
+      assert.deepEqual([of(busy.id).stream_weekly_traffic, of(busy.id).is_recently_active], [Math.round(9 / 4), true]);
+      assert.deepEqual([of(quiet.id).stream_weekly_traffic, of(quiet.id).is_recently_active], [0, false]);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -22,6 +22,7 @@ import * as m022 from "./022_read_indexes.js";
 import * as m023 from "./023_subscriber_indexes.js";
 import * as m024 from "./024_web_sessions.js";
 import * as m025 from "./025_private_message_index.js";
+import * as m026 from "./026_channel_activity_index.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
 
@@ -49,4 +50,5 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["023_subscriber_indexes", m023.up],
   ["024_web_sessions", m024.up],
   ["025_private_message_index", m025.up],
+  ["026_channel_activity_index", m026.up],
 ];
