@@ -259,6 +259,27 @@ describe("the web client in Chromium", () => {
     await hamlet.context.close();
   });
 
+  scenario("an administrator creates a user group and changes its members in settings", async () => {
+    const iago = await open("iago@zulip.com");
+    await iago.page.click("button[aria-label=Settings]");
+    await iago.page.click("role=tab[name='User groups']");
+    await iago.page.fill("#f-name", "e2e group");
+    await iago.page.fill("#f-members", "hamlet@zulip.com");
+    await iago.page.click("text=Create group");
+    const row = iago.page.locator(".list li", { hasText: "e2e group" });
+    await row.waitFor();
+    await row.locator("input").fill("othello@zulip.com, cordelia@zulip.com");
+    await row.locator("button:text('Set members')").click();
+    await iago.page.locator("[role=status] >> text=Saved.").waitFor();
+    const ids = async (...emails: string[]) => {
+      const users = ((await call("iago@zulip.com", "GET", "/users")) as { members: { user_id: number; delivery_email: string | null }[] }).members;
+      return emails.map((e) => users.find((u) => u.delivery_email === e)!.user_id).sort((a, b) => a - b);
+    };
+    const groups = ((await call("iago@zulip.com", "GET", "/user_groups")) as { user_groups: { name: string; members: number[] }[] }).user_groups;
+    assert.deepEqual(groups.find((g) => g.name === "e2e group")!.members, await ids("othello@zulip.com", "cordelia@zulip.com"));
+    await iago.context.close();
+  });
+
   scenario("invitation: sent from settings, emailed, signed up in the browser, and signed in", async () => {
     const iago = await open("iago@zulip.com");
     await iago.page.click("button[aria-label=Settings]");

@@ -387,9 +387,12 @@ function SimpleList<T extends { id: number }>(props: {
   fields: [string, string][];
   add: (values: Record<string, string>) => Promise<unknown>;
   addLabel: string;
+  /** An inline text field per item that changes it (a group's members, say). */
+  edit?: { label: string; initial: (t: T) => string; apply: (t: T, text: string) => Promise<unknown> };
 }) {
   const [items, setItems] = useState<T[]>([]);
   const [values, setValues] = useState<Record<string, string>>({});
+  const [edits, setEdits] = useState<Record<number, string>>({});
   const { run, view } = useResult();
   const refresh = () => void props.load().then(setItems);
   useEffect(refresh, []);
@@ -399,6 +402,17 @@ function SimpleList<T extends { id: number }>(props: {
         {items.map((t) => (
           <li key={t.id}>
             {props.describe(t)}{" "}
+            {props.edit && (
+              <form class="inline-edit" onSubmit={(e) => (e.preventDefault(), void run(() => props.edit!.apply(t, edits[t.id] ?? props.edit!.initial(t)).then(refresh)))}>
+                <label class="sr-only" for={`edit-${t.id}`}>
+                  {props.edit.label}: {props.describe(t)}
+                </label>
+                <input id={`edit-${t.id}`} value={edits[t.id] ?? props.edit.initial(t)} onInput={(e) => setEdits({ ...edits, [t.id]: e.currentTarget.value })} />
+                <button type="submit" class="secondary">
+                  {props.edit.label}
+                </button>
+              </form>
+            )}
             {props.remove && (
               <button type="button" class="secondary" onClick={() => void run(() => props.remove!(t).then(refresh), "Removed.")}>
                 Remove
@@ -439,6 +453,16 @@ const UserGroups = () => (
     ]}
     add={(v) => api("POST", "/user_groups/create", { name: v.name, description: v.description ?? "", members: idsOf(v.members ?? "") })}
     addLabel="Create group"
+    edit={{
+      label: "Set members",
+      initial: (g) => g.members.map((id) => model.users.get(id)?.email ?? "").filter(Boolean).join(", "),
+      apply: (g, text) => {
+        const wanted = new Set(idsOf(text));
+        const add = [...wanted].filter((id) => !g.members.includes(id));
+        const remove = g.members.filter((id) => !wanted.has(id));
+        return api("POST", `/user_groups/${g.id}/members`, { ...(add.length && { add }), ...(remove.length && { delete: remove }) });
+      },
+    }}
   />
 );
 
