@@ -1,5 +1,6 @@
 import { test, before, after, describe, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
+import { FLAG_BITS } from "../../src/domain/message_flags.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { Api } from "../helpers/client.js";
 import { createTestRealm, TEST_PASSWORD, type TestRealm, type TestUser } from "../helpers/realm.js";
@@ -199,7 +200,7 @@ describe("GET /users/me", () => {
         .executeTakeFirstOrThrow();
       ids.push(id);
     }
-    await db.insertInto("user_messages").values({ user_id: t.member.id, message_id: ids[0], flags: 0 }).execute();
+    await db.insertInto("user_messages").values({ user_id: t.member.id, message_id: ids[0], flags: FLAG_BITS.is_private }).execute();
     try {
       assert.equal((await as(t.member).get("/users/me")).body.max_message_id, ids[0]);
       assert.equal((await as(t.admin).get("/users/me")).body.max_message_id, -1);
@@ -423,7 +424,9 @@ describe("guests when can_access_all_users_group leaves them out", () => {
       .values({ realm_id: t.realm.id, sender_id: t.moderator.id, recipient_id: recipientId, stream_id: null, topic: "", dm_key: `${t.moderator.id},${t.guest.id}`, content: "hi", rendered_content: "<p>hi</p>", client: "test", date_sent: 1, last_edit_time: null, last_moved_time: null })
       .returning("id")
       .executeTakeFirstOrThrow();
-    await srv.app.db.insertInto("user_messages").values([{ user_id: t.guest.id, message_id: messageId, flags: 0 }, { user_id: t.moderator.id, message_id: messageId, flags: 0 }]).execute();
+    // Flagged as the server flags a direct message's rows.
+    const flags = FLAG_BITS.is_private;
+    await srv.app.db.insertInto("user_messages").values([{ user_id: t.guest.id, message_id: messageId, flags }, { user_id: t.moderator.id, message_id: messageId, flags }]).execute();
   });
   after(async () => {
     await srv.app.db.updateTable("realms").set({ group_settings: JSON.stringify(t.realm.groupSettings) }).where("id", "=", t.realm.id).execute();

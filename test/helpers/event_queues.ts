@@ -1,3 +1,4 @@
+import { FLAG_BITS } from "../../src/domain/message_flags.js";
 /** Helpers for tests of event queues: waiting for a long-poll to start, and seeding messages. */
 import type { AppContext } from "../../src/context.js";
 import type { Running } from "../../src/server.js";
@@ -54,7 +55,8 @@ export async function seedMessage(app: AppContext, m: SeedMessage): Promise<numb
     .executeTakeFirstOrThrow();
   await app.db
     .insertInto("user_messages")
-    .values(m.recipients.map((r) => ({ user_id: r.userId, message_id: id, flags: r.flags })))
+    // A direct message's rows carry is_private, as the server writes them.
+    .values(m.recipients.map((r) => ({ user_id: r.userId, message_id: id, flags: r.flags | (m.streamId === undefined ? FLAG_BITS.is_private : 0) })))
     .execute();
   return id;
 }
