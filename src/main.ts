@@ -19,9 +19,10 @@ async function startProduction(): Promise<Running> {
       [
         "",
         `Confab created the organization "${created.realm.name}" and its owner.`,
-        `  email:   ${created.owner.delivery_email}`,
-        `  API key: ${created.owner.api_key}`,
-        `  zuliprc: ${zuliprc}`,
+        `  email:    ${created.owner.delivery_email}`,
+        `  password: ${created.password} (sign in at ${running.app.config.externalUrl}/login/)`,
+        `  API key:  ${created.owner.api_key}`,
+        `  zuliprc:  ${zuliprc}`,
         "",
       ].join("\n"),
     );

@@ -18,6 +18,15 @@ test("creates an organization and owner once, whose credentials work and who is 
   const owner = new Api(srv.url, { email: created.owner.delivery_email, apiKey: created.owner.api_key });
   assert.equal(created.zuliprc, `[api]\nemail=${created.owner.delivery_email}\nkey=${created.owner.api_key}\nsite=${srv.app.config.externalUrl}\n`);
 
+  // The printed password signs the owner in to the web client.
+  const login = await fetch(`${srv.url}/login/`, {
+    method: "POST",
+    body: new URLSearchParams({ username: created.owner.delivery_email, password: created.password }),
+    redirect: "manual",
+  });
+  assert.deepEqual([login.status, login.headers.get("location")], [303, "/"]);
+  assert.match(created.password, /^[\w-]{16}$/);
+
   const me = await owner.get("/users/me");
   assert.equal(me.body.role, 100);
   const subs = await owner.get("/users/me/subscriptions");
