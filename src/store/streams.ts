@@ -114,11 +114,11 @@ export async function defaultStreamIds(db: Executor, realmId: number): Promise<S
   return new Set(rows.map((r) => r.stream_id));
 }
 
-/** Per channel: messages sent since `since`, and the time of the latest message. */
+/** Per channel with messages: messages sent since `since`, and the time of the latest message. */
 export interface ChannelActivity {
   /** Messages sent since the time asked about. */
   recent: number;
-  last: number | null;
+  last: number;
 }
 
 /**
