@@ -3,7 +3,7 @@ import type { Config } from "./config.js";
 import type { DB, Db } from "./store/schema.js";
 import type { Dialect } from "./store/db.js";
 import type { EventBus } from "./events/bus.js";
-import type { EventQueues } from "./events/queues.js";
+import type { EventQueueService } from "./events/queue_service.js";
 import type { EmailSender } from "./outbound/email.js";
 import type { FileStorage } from "./files/storage.js";
 import type { RateLimiter } from "./security/rate_limiter.js";
@@ -47,8 +47,8 @@ export interface AppContext {
   bus: EventBus;
   log: Logger;
   clock: Clock;
-  /** The event queues this process holds (POST /register, GET /events). */
-  eventQueues: EventQueues;
+  /** The event queues (POST /register, GET /events): this process's own, or shared through Redis. */
+  eventQueues: EventQueueService;
   /** Outgoing email; actions send through this, never through a mail library. */
   mailer: EmailSender;
   /** Uploaded files and custom emoji images. */

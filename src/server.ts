@@ -85,7 +85,7 @@ export async function openAppContext(
     app,
     async close() {
       stopPushNotifications();
-      eventQueues.close();
+      await eventQueues.close();
       await database.close();
     },
   };
@@ -108,7 +108,7 @@ export async function startConfab(config: Config, opts: StartOptions = {}): Prom
     scheduledMessages,
     async close() {
       // Waiting long-polls are answered first so the HTTP server can close.
-      app.eventQueues.close();
+      await app.eventQueues.close();
       await server.close();
       await scheduledMessages.close();
       await closeContext();

@@ -74,7 +74,7 @@ async function confabServer(clients: number): Promise<void> {
   const auth = "Basic " + Buffer.from(`${sender.email}:${sender.key}`).toString("base64");
   let messageId = 0;
   serveIpc(async (op) => {
-    if (op === "stats") return { ...running.app.eventQueues.stats(), rss: process.memoryUsage().rss };
+    if (op === "stats") return { ...(await running.app.eventQueues.stats()), rss: process.memoryUsage().rss };
     if (op === "publish") {
       const body = new URLSearchParams({ type: "stream", to: "bench", topic: "announcements", content: channelMessage(++messageId).content });
       const t0 = wallClockMs();

@@ -162,7 +162,7 @@ export async function markAllAsRead(app: AppContext, user: UserRow, realm: Realm
   for (let batch = 0; batch < MARK_ALL_MAX_BATCHES; batch++) {
     const updated = await runAction(app, (tx) => markUnreadBatchRead(tx, user.id, MARK_ALL_BATCH));
     if (updated < MARK_ALL_BATCH) {
-      app.bus.publish({
+      await app.bus.publish({
         realmId: realm.id,
         userIds: [user.id],
         event: { type: "update_message_flags", op: "add", operation: "add", flag: "read", messages: [], all: true },

@@ -34,6 +34,6 @@ export async function runAction<T>(app: AppContext, fn: (tx: Tx, events: Pending
     // Also after a rollback: what was cached from inside the transaction must go.
     app.versions.bump(written);
   }
-  for (const notice of events.notices) app.bus.publish(notice);
+  for (const notice of events.notices) await app.bus.publish(notice);
   return result;
 }

@@ -74,7 +74,7 @@ export async function sendTypingNotification(app: AppContext, sender: UserRow, r
     const topic = truncateTopic(readEmptyTopicAliases(req.topic));
     const userIds = await channelTypingAudience(db, stream.id);
     if (!userIds.length) return;
-    app.bus.publish({
+    await app.bus.publish({
       realmId: sender.realm_id,
       event: { type: "typing", op: req.op, message_type: "stream", sender: person(sender), stream_id: stream.id, topic },
       userIds,
@@ -89,7 +89,7 @@ export async function sendTypingNotification(app: AppContext, sender: UserRow, r
   const participants = await directParticipants(db, sender, directTypingParticipants(sender.id, req.to));
   const userIds = [...new Set(participants.filter(receives).map((u) => u.id))];
   if (!userIds.length) return;
-  app.bus.publish({
+  await app.bus.publish({
     realmId: sender.realm_id,
     event: { type: "typing", op: req.op, message_type: "direct", sender: person(sender), recipients: participants.map(person) },
     userIds,
@@ -124,7 +124,7 @@ export async function sendEditTypingNotification(app: AppContext, editor: UserRo
     recipient = { type: "direct", user_ids: userIds };
   }
   if (!userIds.length) return;
-  app.bus.publish({
+  await app.bus.publish({
     realmId: editor.realm_id,
     event: { type: "typing_edit_message", op, sender_id: editor.id, message_id: message.id, recipient },
     userIds,

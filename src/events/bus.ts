@@ -1,6 +1,6 @@
 /**
  * The one way state changes are announced. Actions publish after their transaction
- * commits; event queues (and, across processes, a pub/sub backend) consume.
+ * commits; event queues (in memory, or in Redis across processes) consume.
  */
 export interface Notice {
   realmId: number;
@@ -11,7 +11,8 @@ export interface Notice {
   perUser?: Map<number, Record<string, unknown>>;
 }
 
-export type NoticeListener = (notice: Notice) => void;
+/** A listener that returns a promise is awaited by `publish` (queues in Redis take a round trip). */
+export type NoticeListener = (notice: Notice) => unknown;
 
 export class EventBus {
   private listeners: NoticeListener[] = [];
@@ -23,7 +24,13 @@ export class EventBus {
     };
   }
 
-  publish(notice: Notice): void {
-    for (const l of this.listeners) l(notice);
+  /** Resolves once every listener has taken the notice: its events are then in their queues. */
+  async publish(notice: Notice): Promise<void> {
+    const pending: Promise<unknown>[] = [];
+    for (const l of this.listeners) {
+      const done = l(notice);
+      if (done instanceof Promise) pending.push(done);
+    }
+    if (pending.length) await Promise.all(pending);
   }
 }

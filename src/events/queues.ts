@@ -14,6 +14,7 @@ import { randomUUID } from "node:crypto";
 import type { Clock, Timers, TimerHandle } from "../context.js";
 import type { EventQueueTimings } from "../config.js";
 import type { EventBus, Notice } from "./bus.js";
+import type { EventQueueService, LongPollListener, QueueInfo } from "./queue_service.js";
 import { badEventQueueId, badRequest } from "../http/errors.js";
 import type { NarrowTerm } from "../domain/event_narrow.js";
 import { isGuest } from "../domain/roles.js";
@@ -138,6 +139,63 @@ export class EventQueue implements QueueProfile {
   }
 }
 
+/** Seconds a queue lives unpolled: what its client asked for, within the server's bounds. */
+export function queueLifespan(spec: QueueSpec, timings: EventQueueTimings): number {
+  const requested = spec.lifespanSecs > 0 ? spec.lifespanSecs : timings.idleTimeoutSecs;
+  return Math.min(requested, timings.maxLifespanSecs);
+}
+
+/** When a waiting GET /events gets its heartbeat; the jitter spreads reconnections out. */
+export function heartbeatDelayMs(timings: EventQueueTimings, random: () => number = Math.random): number {
+  const jitter = Math.floor(random() * (timings.heartbeatJitterSecs + 1));
+  return (timings.heartbeatMinSecs + jitter) * 1000;
+}
+
+/** The arguments a GET /events needs: an existing queue comes with the last event id its client saw. */
+export function checkFetchRequest(req: FetchRequest): number | undefined {
+  if (req.queueId === undefined) {
+    if (!req.dontBlock) throw badRequest("Missing 'queue_id' argument");
+    return undefined;
+  }
+  if (req.lastEventId === undefined) throw badRequest("Missing 'last_event_id' argument");
+  return req.lastEventId;
+}
+
+export const alreadyPruned = (lastEventId: number) => badRequest(`An event newer than ${lastEventId} has already been pruned!`);
+export const notInQueue = (lastEventId: number) => badRequest(`Event ${lastEventId} was not in this queue`);
+
+/**
+ * The queues a notice goes to, each with what differs for its user: those of the users it names,
+ * and for a public channel's message, the queues that watch every public channel (a guest's only
+ * when the channel is web-public).
+ */
+export function deliveryTargets<Q>(
+  notice: Notice,
+  queuesOfUser: (userId: number) => Iterable<Q>,
+  watchers: readonly { queue: Q; guest: boolean }[],
+): Map<Q, Event | undefined> {
+  const targets = new Map<Q, Event | undefined>();
+  for (const userId of notice.userIds) {
+    for (const queue of queuesOfUser(userId)) targets.set(queue, notice.perUser?.get(userId));
+  }
+  const event = notice.event;
+  if (event.type === "message" && event.invite_only === false) {
+    for (const { queue, guest } of watchers) {
+      if (targets.has(queue) || (guest && event.web_public !== true)) continue;
+      targets.set(queue, { flags: [] });
+    }
+  }
+  return targets;
+}
+
+/** The role a realm_user update gives its user, if it changes one. */
+export function changedRole(event: Event): { userId: number; role: number } | undefined {
+  if (event.type !== "realm_user" || event.op !== "update") return undefined;
+  const person = event.person as { user_id?: number; role?: number } | undefined;
+  if (person?.role === undefined || person.user_id === undefined) return undefined;
+  return { userId: person.user_id, role: person.role };
+}
+
 export interface FetchRequest {
   userId: number;
   queueId?: string;
@@ -149,8 +207,6 @@ export interface FetchRequest {
   signal?: AbortSignal;
 }
 
-export type LongPollListener = (queue: EventQueue) => void;
-
 export interface EventQueuesOptions {
   clock: Clock;
   timers: Timers;
@@ -160,7 +216,7 @@ export interface EventQueuesOptions {
   maxQueuesPerUser?: number;
 }
 
-export class EventQueues {
+export class EventQueues implements EventQueueService {
   private byId = new Map<string, EventQueue>();
   private byUser = new Map<number, Set<EventQueue>>();
   private allStreamsByRealm = new Map<number, Set<EventQueue>>();
@@ -174,14 +230,12 @@ export class EventQueues {
     return this.opts.timings;
   }
 
-  /** Starts consuming the bus and the periodic garbage collection. */
   start(bus: EventBus): void {
     this.unsubscribe = bus.subscribe((notice) => this.deliver(notice));
     this.scheduleGc();
   }
 
-  /** Stops timers and answers every waiting GET, so the server can shut down. */
-  close(): void {
+  async close(): Promise<void> {
     this.unsubscribe?.();
     if (this.gcTimer !== undefined) this.opts.timers.clearTimeout(this.gcTimer);
     this.gcTimer = undefined;
@@ -195,10 +249,17 @@ export class EventQueues {
     }, this.opts.timings.gcIntervalSecs * 1000);
   }
 
+  async create(spec: QueueSpec): Promise<string> {
+    return this.allocate(spec).queueId;
+  }
+
+  async pending(userId: number, queueId: string): Promise<Event[]> {
+    return this.access(userId, queueId).contents();
+  }
+
   allocate(spec: QueueSpec): EventQueue {
     this.makeRoomFor(spec.userId);
-    const requested = spec.lifespanSecs > 0 ? spec.lifespanSecs : this.opts.timings.idleTimeoutSecs;
-    const queue = new EventQueue(spec, Math.min(requested, this.opts.timings.maxLifespanSecs), this.opts.clock.now());
+    const queue = new EventQueue(spec, queueLifespan(spec, this.opts.timings), this.opts.clock.now());
     this.byId.set(queue.queueId, queue);
     addTo(this.byUser, spec.userId, queue);
     if (queue.watchesAllPublicStreams) addTo(this.allStreamsByRealm, spec.realmId, queue);
@@ -215,7 +276,7 @@ export class EventQueues {
       const idler = !idlest || (!q.waiter && (idlest.waiter !== undefined || q.lastConnection < idlest.lastConnection));
       if (idler) idlest = q;
     }
-    this.remove(idlest!);
+    this.drop(idlest!);
   }
 
   /** The caller's queue; anyone else's, or a missing one, is BAD_EVENT_QUEUE_ID. */
@@ -225,11 +286,11 @@ export class EventQueues {
     return queue;
   }
 
-  delete(userId: number, queueId: string): void {
-    this.remove(this.access(userId, queueId));
+  async remove(userId: number, queueId: string): Promise<void> {
+    this.drop(this.access(userId, queueId));
   }
 
-  private remove(queue: EventQueue): void {
+  private drop(queue: EventQueue): void {
     this.finishWaiter(queue);
     this.byId.delete(queue.queueId);
     removeFrom(this.byUser, queue.userId, queue);
@@ -242,29 +303,23 @@ export class EventQueues {
     let removed = 0;
     for (const queue of [...this.byId.values()]) {
       if (!queue.waiter && now - queue.lastConnection >= queue.lifespanSecs) {
-        this.remove(queue);
+        this.drop(queue);
         removed++;
       }
     }
     return removed;
   }
 
-  /** GET /events: answers at once when something is queued (or with dont_block), else waits. */
   async fetch(req: FetchRequest): Promise<FetchResult> {
     let queue: EventQueue;
+    const lastEventId = checkFetchRequest(req);
     if (req.queueId === undefined) {
-      if (!req.dontBlock) throw badRequest("Missing 'queue_id' argument");
       queue = this.allocate(req.newQueue);
     } else {
-      if (req.lastEventId === undefined) throw badRequest("Missing 'last_event_id' argument");
       queue = this.access(req.userId, req.queueId);
-      if (req.lastEventId < queue.newestPrunedId) {
-        throw badRequest(`An event newer than ${req.lastEventId} has already been pruned!`);
-      }
-      queue.prune(req.lastEventId);
-      if (queue.newestPrunedId !== req.lastEventId) {
-        throw badRequest(`Event ${req.lastEventId} was not in this queue`);
-      }
+      if (lastEventId! < queue.newestPrunedId) throw alreadyPruned(lastEventId!);
+      queue.prune(lastEventId!);
+      if (queue.newestPrunedId !== lastEventId) throw notInQueue(lastEventId!);
       // A client polling again supersedes its earlier request.
       this.finishWaiter(queue);
     }
@@ -279,15 +334,13 @@ export class EventQueues {
 
   private wait(queue: EventQueue, signal: AbortSignal | undefined): Promise<FetchResult> {
     return new Promise<FetchResult>((resolve) => {
-      const { heartbeatMinSecs, heartbeatJitterSecs } = this.opts.timings;
-      const jitter = Math.floor((this.opts.random ?? Math.random)() * (heartbeatJitterSecs + 1));
       const waiter: Waiter = {
         finish: resolve,
         heartbeat: this.opts.timers.setTimeout(() => {
           // Every queue gets heartbeats, whatever event types it asked for.
           queue.push({ type: "heartbeat" });
           this.finishWaiter(queue);
-        }, (heartbeatMinSecs + jitter) * 1000),
+        }, heartbeatDelayMs(this.opts.timings, this.opts.random)),
       };
       queue.waiter = waiter;
       signal?.addEventListener("abort", () => {
@@ -310,18 +363,13 @@ export class EventQueues {
 
   /** Puts a published event on the queues of exactly the users it names. */
   deliver(notice: Notice): void {
-    const targets = new Map<EventQueue, Event | undefined>();
-    for (const userId of notice.userIds) {
-      for (const queue of this.byUser.get(userId) ?? []) targets.set(queue, notice.perUser?.get(userId));
-    }
+    this.followRoleChange(notice.event);
+    const targets = deliveryTargets(
+      notice,
+      (userId) => this.byUser.get(userId) ?? [],
+      [...(this.allStreamsByRealm.get(notice.realmId) ?? [])].map((queue) => ({ queue, guest: queue.spec.guest })),
+    );
     const event = notice.event;
-    this.followRoleChange(event);
-    if (event.type === "message" && event.invite_only === false) {
-      for (const queue of this.allStreamsByRealm.get(notice.realmId) ?? []) {
-        if (targets.has(queue) || (queue.spec.guest && event.web_public !== true)) continue;
-        targets.set(queue, { flags: [] });
-      }
-    }
     const cache: ShapeCache = new Map();
     for (const [queue, extra] of targets) {
       const shaped = shapeForQueue(event, extra, queue, cache);
@@ -333,13 +381,11 @@ export class EventQueues {
 
   /** A queue outlives role changes; what it may read of unsubscribed channels follows the role. */
   private followRoleChange(event: Event): void {
-    if (event.type !== "realm_user" || event.op !== "update") return;
-    const person = event.person as { user_id?: number; role?: number } | undefined;
-    if (person?.role === undefined || person.user_id === undefined) return;
-    for (const queue of this.byUser.get(person.user_id) ?? []) queue.spec.guest = isGuest(person.role);
+    const change = changedRole(event);
+    if (!change) return;
+    for (const queue of this.byUser.get(change.userId) ?? []) queue.spec.guest = isGuest(change.role);
   }
 
-  /** Called whenever a GET /events starts waiting (metrics, tests, benchmarks). */
   onLongPoll(listener: LongPollListener): () => void {
     this.longPollListeners.add(listener);
     return () => this.longPollListeners.delete(listener);
@@ -349,7 +395,16 @@ export class EventQueues {
     return [...(this.byUser.get(userId) ?? [])];
   }
 
-  stats(): { queues: number; waiting: number } {
+  async inspect(queueId: string): Promise<QueueInfo | undefined> {
+    const queue = this.byId.get(queueId);
+    return queue && { userId: queue.userId, spec: queue.spec, waiting: queue.waiter !== undefined };
+  }
+
+  async queueIdsOf(userId: number): Promise<string[]> {
+    return this.queuesOf(userId).map((q) => q.queueId);
+  }
+
+  async stats(): Promise<{ queues: number; waiting: number }> {
     let waiting = 0;
     for (const queue of this.byId.values()) if (queue.waiter) waiting++;
     return { queues: this.byId.size, waiting };

@@ -31,7 +31,7 @@ export async function doEventsRegister(
   lifespanSecs: number,
 ): Promise<Record<string, unknown>> {
   checkQueueRequest(caller, options.narrow, options.allPublicStreams);
-  const queue = app.eventQueues.allocate(
+  const queueId = await app.eventQueues.create(
     queueSpecFor(caller, {
       eventTypes: options.eventTypes,
       narrow: options.narrow,
@@ -47,9 +47,9 @@ export async function doEventsRegister(
     const ctx = createStateContext(app, caller.user, caller.realm, options);
     const selected = selectedSections(ctx);
     const state = await fetchInitialState(ctx, selected);
-    const lastEventId = applyQueuedEvents(state, queue.contents(), ctx, selected);
+    const lastEventId = applyQueuedEvents(state, await app.eventQueues.pending(caller.user.id, queueId), ctx, selected);
     return {
-      queue_id: queue.queueId,
+      queue_id: queueId,
       zulip_version: ZULIP_VERSION,
       zulip_feature_level: FEATURE_LEVEL,
       zulip_merge_base: ZULIP_VERSION,
@@ -57,7 +57,7 @@ export async function doEventsRegister(
       last_event_id: lastEventId,
     };
   } catch (error) {
-    app.eventQueues.delete(caller.user.id, queue.queueId);
+    await app.eventQueues.remove(caller.user.id, queueId);
     throw error;
   }
 }

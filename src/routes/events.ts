@@ -113,7 +113,7 @@ export const eventRoutes = [
     rateLimited: false,
     params: { queue_id: P.string() },
     handler: async ({ app, caller }, p) => {
-      app.eventQueues.delete(caller.user.id, p.queue_id);
+      await app.eventQueues.remove(caller.user.id, p.queue_id);
     },
   }),
 ];

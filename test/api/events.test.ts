@@ -27,7 +27,7 @@ before(async () => {
 });
 after(() => srv.close());
 
-const queueCount = (u: TestUser) => srv.app.eventQueues.queuesOf(u.id).length;
+const queueCount = async (u: TestUser) => (await srv.app.eventQueues.queueIdsOf(u.id)).length;
 
 async function register(u: TestUser, params: Record<string, unknown> = {}) {
   const r = await api(u).post("/register", params as never);
@@ -51,9 +51,9 @@ async function longPoll(u: TestUser, queueId: string, lastEventId = -1) {
 
 describe("POST /register", () => {
   test("creates a queue and returns the version, the queue id and every section", async () => {
-    const before = queueCount(t.member);
+    const before = await queueCount(t.member);
     const body = await register(t.member);
-    assert.equal(queueCount(t.member), before + 1);
+    assert.equal(await queueCount(t.member), before + 1);
     assert.match(body.queue_id, UUID);
     assert.equal(body.last_event_id, -1);
     assert.equal(body.zulip_feature_level, 420);
@@ -240,12 +240,12 @@ describe("POST /register", () => {
   test("every role can register; each gets its own queue", async () => {
     for (const u of [t.owner, t.admin, t.moderator, t.member, t.guest, t.bot, other.member]) {
       const body = await register(u, { fetch_event_types: ["message"] });
-      assert.equal(srv.app.eventQueues.access(u.id, body.queue_id).userId, u.id);
+      assert.equal((await srv.app.eventQueues.inspect(body.queue_id))?.userId, u.id);
     }
   });
 
   test("bad parameters are refused with Zulip's messages, and no queue is created", async () => {
-    const before = queueCount(t.member);
+    const before = await queueCount(t.member);
     const cases: [Record<string, unknown>, string][] = [
       [{ narrow: [["search", "x"]] }, "Operator search not supported."],
       [{ narrow: "x" }, "narrow is not valid JSON"],
@@ -264,7 +264,7 @@ describe("POST /register", () => {
     }
     const guest = await api(t.guest).post("/register", { all_public_streams: true });
     assert.deepEqual(guest.body, { result: "error", msg: "User not authorized for this query", code: "BAD_REQUEST" });
-    assert.equal(queueCount(t.member), before);
+    assert.equal(await queueCount(t.member), before);
   });
 
   test("tolerates unknown capabilities and reports unknown parameters", async () => {
@@ -387,7 +387,7 @@ describe("GET /events", () => {
     publish([t.member.id], { type: "custom", n: 1 });
     const r = await pollA;
     assert.deepEqual(r.body, { result: "success", msg: "", events: [{ type: "custom", n: 1, id: 0 }], queue_id: a.queue_id });
-    assert.ok(srv.app.eventQueues.access(t.member2.id, b.queue_id).waiter, "the other user's request still waits");
+    assert.ok((await srv.app.eventQueues.inspect(b.queue_id))?.waiting, "the other user's request still waits");
     publish([t.member2.id], { type: "custom", n: 2 });
     assert.deepEqual((await pollB).body.events, [{ type: "custom", n: 2, id: 0 }]);
   });
@@ -399,7 +399,7 @@ describe("GET /events", () => {
     r = await getEvents(t.member, { dont_block: true, event_types: ["custom"], apply_markdown: true });
     assert.match(r.body.queue_id, UUID);
     assert.deepEqual(r.body.events, []);
-    assert.equal(srv.app.eventQueues.access(t.member.id, r.body.queue_id).applyMarkdown, true);
+    assert.equal((await srv.app.eventQueues.inspect(r.body.queue_id))?.spec.applyMarkdown, true);
   });
 
   test("queue_id and last_event_id are required to wait", async () => {
@@ -422,7 +422,7 @@ describe("GET /events", () => {
     const r = await getEvents(t.member, { queue_id: "nope", last_event_id: -1 });
     assert.equal(r.body.code, "BAD_EVENT_QUEUE_ID");
     assert.equal(r.body.queue_id, "nope");
-    assert.ok(srv.app.eventQueues.access(t.member.id, q.queue_id));
+    assert.equal((await srv.app.eventQueues.inspect(q.queue_id))?.userId, t.member.id);
   });
 
   test("a client reconnecting with the last id it saw loses no event", async () => {
@@ -448,7 +448,7 @@ describe("GET /events", () => {
     }).catch(() => "aborted");
     await waiting;
     const detached = new Promise<void>((resolve) => {
-      const check = () => (srv.app.eventQueues.access(t.member.id, q.queue_id).waiter ? setImmediate(check) : resolve());
+      const check = async () => ((await srv.app.eventQueues.inspect(q.queue_id))?.waiting ? setImmediate(check) : resolve());
       check();
     });
     aborted.abort();
@@ -507,7 +507,7 @@ describe("DELETE /events", () => {
       const r = await api(u).delete("/events", { queue_id: q.queue_id });
       assert.deepEqual(r.body, { result: "error", msg: `Bad event queue ID: ${q.queue_id}`, code: "BAD_EVENT_QUEUE_ID", queue_id: q.queue_id });
     }
-    assert.ok(srv.app.eventQueues.access(t.member.id, q.queue_id));
+    assert.equal((await srv.app.eventQueues.inspect(q.queue_id))?.userId, t.member.id);
   });
 
   test("answers a waiting request, accepts the id in the query string, and requires it", async () => {

@@ -170,7 +170,7 @@ describe("event queues", () => {
     const poll = (id: string) => api(t.admin).get("/events", { queue_id: id, last_event_id: -1, dont_block: true });
     assert.equal((await poll(queues[0])).body.code, "BAD_EVENT_QUEUE_ID");
     for (const id of queues.slice(1)) assert.equal((await poll(id)).status, 200);
-    assert.equal(srv.app.eventQueues.queuesOf(t.admin.id).length, 3);
+    assert.equal((await srv.app.eventQueues.queueIdsOf(t.admin.id)).length, 3);
   });
 });
 

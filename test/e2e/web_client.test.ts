@@ -348,13 +348,13 @@ describe("the web client in Chromium", () => {
     const { context, page } = await open("hamlet@zulip.com");
     await page.locator(".message").first().waitFor();
     const hamletId = ((await call("hamlet@zulip.com", "GET", "/users/me")) as { user_id: number }).user_id;
-    const queues = srv.app.eventQueues.queuesOf(hamletId);
+    const queues = await srv.app.eventQueues.queueIdsOf(hamletId);
     assert.ok(queues.length >= 1);
-    for (const q of [...queues]) srv.app.eventQueues.delete(hamletId, q.queueId);
+    for (const queueId of queues) await srv.app.eventQueues.remove(hamletId, queueId);
     // The client notices on its next poll and registers a new queue.
     const deadline = Date.now() + 10_000;
-    while (!srv.app.eventQueues.queuesOf(hamletId).length && Date.now() < deadline) await page.waitForTimeout(100);
-    assert.equal(srv.app.eventQueues.queuesOf(hamletId).length, 1);
+    while (!(await srv.app.eventQueues.queueIdsOf(hamletId)).length && Date.now() < deadline) await page.waitForTimeout(100);
+    assert.equal((await srv.app.eventQueues.queueIdsOf(hamletId)).length, 1);
     await send("iago@zulip.com", "Denmark", "after the restart", "Still live after losing the queue");
     await page.locator(".message .content >> text=Still live after losing the queue").waitFor();
     await context.close();

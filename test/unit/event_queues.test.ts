@@ -129,19 +129,19 @@ describe("long-polling", () => {
   test("a waiting request is answered as soon as an event arrives", async () => {
     const q = queues.allocate(spec(1));
     const pending = poll(1, q.queueId, -1);
-    assert.equal(queues.stats().waiting, 1);
+    assert.equal((await queues.stats()).waiting, 1);
     publish([2], { type: "x" });
-    assert.equal(queues.stats().waiting, 1);
+    assert.equal((await queues.stats()).waiting, 1);
     publish([1], { type: "x" });
     assert.deepEqual(await pending, { events: [{ type: "x", id: 0 }], queue_id: q.queueId });
-    assert.equal(queues.stats().waiting, 0);
+    assert.equal((await queues.stats()).waiting, 0);
   });
 
   test("events the queue does not accept do not wake it", async () => {
     const q = queues.allocate(spec(1, { eventTypes: ["message"] }));
     const pending = poll(1, q.queueId, -1);
     publish([1], { type: "presence", user_id: 3, email: "x", server_timestamp: 1, presence: {}, presences: {} });
-    assert.equal(queues.stats().waiting, 1);
+    assert.equal((await queues.stats()).waiting, 1);
     publish([1], { type: "message", message: { id: 1, type: "private" } });
     assert.equal((await pending).events[0].type, "message");
   });
@@ -150,7 +150,7 @@ describe("long-polling", () => {
     const q = queues.allocate(spec(1, { eventTypes: ["message"] }));
     const pending = poll(1, q.queueId, -1);
     time.advance(44);
-    assert.equal(queues.stats().waiting, 1);
+    assert.equal((await queues.stats()).waiting, 1);
     time.advance(1);
     assert.deepEqual(await pending, { events: [{ type: "heartbeat", id: 0 }], queue_id: q.queueId });
     // The heartbeat is acknowledged like any event.
@@ -164,7 +164,7 @@ describe("long-polling", () => {
     const q = late.allocate(spec(1));
     const pending = late.fetch({ userId: 1, queueId: q.queueId, lastEventId: -1, dontBlock: false, newQueue: spec(1) });
     time.advance(54.9);
-    assert.equal(late.stats().waiting, 1);
+    assert.equal((await late.stats()).waiting, 1);
     time.advance(0.1);
     assert.equal((await pending).events[0].type, "heartbeat");
   });
@@ -184,7 +184,7 @@ describe("long-polling", () => {
     const pending = poll(1, q.queueId, -1, { signal: gone.signal });
     gone.abort();
     await pending;
-    assert.equal(queues.stats().waiting, 0);
+    assert.equal((await queues.stats()).waiting, 0);
     publish([1], { type: "x" });
     assert.equal((await poll(1, q.queueId, -1)).events.length, 1);
   });
@@ -220,7 +220,7 @@ describe("expiry and deletion", () => {
     for (let i = 0; i < 30; i++) {
       time.advance(44);
       assert.equal(queues.gc(), 0);
-      if (queues.stats().waiting === 0) break;
+      if ((await queues.stats()).waiting === 0) break;
     }
     await pending;
   });
@@ -246,10 +246,10 @@ describe("expiry and deletion", () => {
   test("deleting answers a waiting request, then the queue is gone", async () => {
     const q = queues.allocate(spec(1));
     const pending = poll(1, q.queueId, -1);
-    assert.throws(() => queues.delete(2, q.queueId), (e: ZulipError) => e.code === "BAD_EVENT_QUEUE_ID");
-    queues.delete(1, q.queueId);
+    await assert.rejects(queues.remove(2, q.queueId), (e: ZulipError) => e.code === "BAD_EVENT_QUEUE_ID");
+    await queues.remove(1, q.queueId);
     assert.deepEqual(await pending, { events: [], queue_id: q.queueId });
-    assert.throws(() => queues.delete(1, q.queueId), (e: ZulipError) => e.msg === `Bad event queue ID: ${q.queueId}`);
+    await assert.rejects(queues.remove(1, q.queueId), (e: ZulipError) => e.msg === `Bad event queue ID: ${q.queueId}`);
     publish([1], { type: "x" });
   });
 
