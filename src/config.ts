@@ -7,6 +7,10 @@ export interface Config {
   dataDir: string;
   /** postgres://... to use PostgreSQL; unset for the embedded SQLite database. */
   databaseUrl?: string;
+  /** redis://... to share event queues and cache invalidations among several processes; unset: one process. */
+  redisUrl?: string;
+  /** Prepended to every Redis key and channel, so that several deployments (or tests) can share one Redis. */
+  redisKeyPrefix: string;
   /** Development mode: dev-only endpoints, the development organization. */
   development: boolean;
   /** The URL users reach the server at (realm_url). */
@@ -135,6 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: env.HOST ?? "127.0.0.1",
     dataDir: path.resolve(env.CONFAB_DATA_DIR ?? "var"),
     databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.CONFAB_REDIS_URL || undefined,
+    redisKeyPrefix: env.CONFAB_REDIS_KEY_PREFIX || "confab",
     development,
     externalUrl: env.CONFAB_EXTERNAL_URL ?? `http://localhost:${port}`,
     fakeEmailDomain: env.CONFAB_FAKE_EMAIL_DOMAIN ?? (development ? "zulipdev.com" : "confab.invalid"),

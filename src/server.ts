@@ -11,6 +11,11 @@ import { USER_GROUP_TABLES } from "./store/user_groups.js";
 import { createRenderDataCaches } from "./markdown/context.js";
 import { EventBus } from "./events/bus.js";
 import { EventQueues } from "./events/queues.js";
+import { RedisEventQueues } from "./events/redis_queues.js";
+import type { EventQueueService } from "./events/queue_service.js";
+import { RedisLink } from "./cluster/redis_link.js";
+import { shareTableVersions } from "./cluster/shared_table_versions.js";
+import { RedisRateLimitStore } from "./security/redis_rate_limit_store.js";
 import { buildServer, createLogger } from "./app.js";
 import { ScheduledMessageWorker } from "./workers/scheduled_messages.js";
 import { startMessagePushNotifications } from "./actions/push_devices.js";
@@ -51,10 +56,21 @@ export async function openAppContext(
 ): Promise<{ app: AppContext; close(): Promise<void> }> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const clock = opts.clock ?? systemClock;
+  const timers = opts.timers ?? systemTimers;
   const bus = new EventBus();
-  const eventQueues = new EventQueues({ clock, timers: opts.timers ?? systemTimers, timings: config.eventQueue, maxQueuesPerUser: config.maxQueuesPerUser });
-  eventQueues.start(bus);
   const log = createLogger(config.logLevel);
+  // With Redis, whatever one process keeps must be seen by the others: queues, limits, cache versions.
+  const link = config.redisUrl ? await RedisLink.connect(config.redisUrl, config.redisKeyPrefix) : undefined;
+  let eventQueues: EventQueueService;
+  if (link) {
+    await shareTableVersions(link, database.versions, log);
+    const shared = new RedisEventQueues({ link, clock, timers, log, timings: config.eventQueue, maxQueuesPerUser: config.maxQueuesPerUser });
+    await shared.listen();
+    eventQueues = shared;
+  } else {
+    eventQueues = new EventQueues({ clock, timers, timings: config.eventQueue, maxQueuesPerUser: config.maxQueuesPerUser });
+  }
+  eventQueues.start(bus);
   const app: AppContext = {
     db: database.db,
     dialect: database.dialect,
@@ -65,8 +81,8 @@ export async function openAppContext(
     eventQueues,
     mailer: createEmailSender(config, log),
     files: new LocalFileStorage(path.join(config.dataDir, "uploads")),
-    uploadTokenKey: loadOrCreateKey(path.join(config.dataDir, "upload_token.key")),
-    rateLimiter: new RateLimiter(config.rateLimiting, config.rateLimitRules, new MemoryRateLimitStore(), clock),
+    uploadTokenKey: link ? await link.sharedSecret("upload_token_key") : loadOrCreateKey(path.join(config.dataDir, "upload_token.key")),
+    rateLimiter: new RateLimiter(config.rateLimiting, config.rateLimitRules, link ? new RedisRateLimitStore(link) : new MemoryRateLimitStore(), clock),
     versions: database.versions,
     caches: {
       credentials: new ReadCache(database.versions, ["users", "realms"], CACHED_USERS),
@@ -86,6 +102,7 @@ export async function openAppContext(
     async close() {
       stopPushNotifications();
       await eventQueues.close();
+      await link?.close();
       await database.close();
     },
   };

@@ -31,8 +31,32 @@ export class TableVersions {
     return this.versions.get(table) ?? 0;
   }
 
+  /** Told of this process's writes, to pass them on to other processes. */
+  private listener: ((tables: string[]) => void) | undefined;
+
+  onBump(listener: (tables: string[]) => void): void {
+    this.listener = listener;
+  }
+
+  /** This process wrote the tables. */
   bump(tables: Iterable<string>): void {
-    for (const table of tables) this.versions.set(table, this.of(table) + 1);
+    const moved = this.advance(tables);
+    if (moved.length) this.listener?.(moved);
+  }
+
+  /** Another process sharing the database wrote them. */
+  bumpElsewhere(tables: Iterable<string>): void {
+    this.advance(tables);
+  }
+
+  private advance(tables: Iterable<string>): string[] {
+    const moved: string[] = [];
+    for (const table of tables) {
+      if (!this.tables.has(table)) continue;
+      this.versions.set(table, this.of(table) + 1);
+      moved.push(table);
+    }
+    return moved;
   }
 }
 

@@ -36,7 +36,7 @@ async function register(u: TestUser, params: Record<string, unknown> = {}) {
 }
 
 function publish(userIds: number[], event: Record<string, unknown>, perUser?: Map<number, Record<string, unknown>>) {
-  srv.app.bus.publish({ realmId: t.realm.id, userIds, event, perUser });
+  return srv.app.bus.publish({ realmId: t.realm.id, userIds, event, perUser });
 }
 
 const getEvents = (u: TestUser, params: Record<string, unknown>) => api(u).get("/events", params as never);
@@ -328,13 +328,13 @@ describe("POST /register", () => {
   });
 
   test("events queued while the state was read are folded in, and nothing after them is lost", async () => {
-    let trigger: (() => void) | undefined;
+    let trigger: (() => Promise<void>) | undefined;
     registerStateSection({
       name: "race_probe",
       fetchTypes: ["race_probe"],
       eventTypes: ["race_probe"],
       async fetch() {
-        trigger?.();
+        await trigger?.();
         return { race_probe: [] };
       },
       apply(state, event) {
@@ -350,10 +350,10 @@ describe("POST /register", () => {
     assert.equal(body.last_event_id, 0);
 
     // An event no section can apply stops the folding: it and what follows stay queued.
-    trigger = () => {
-      publish([t.member.id], { type: "race_probe", value: 1 });
-      publish([t.member.id], { type: "race_unapplied" });
-      publish([t.member.id], { type: "race_probe", value: 2 });
+    trigger = async () => {
+      await publish([t.member.id], { type: "race_probe", value: 1 });
+      await publish([t.member.id], { type: "race_unapplied" });
+      await publish([t.member.id], { type: "race_probe", value: 2 });
     };
     body = await register(t.member, { fetch_event_types: ["race_probe"] });
     trigger = undefined;
@@ -384,11 +384,11 @@ describe("GET /events", () => {
     const b = await register(t.member2, { event_types: ["custom"] });
     const pollA = (await longPoll(t.member, a.queue_id)).response;
     const pollB = (await longPoll(t.member2, b.queue_id)).response;
-    publish([t.member.id], { type: "custom", n: 1 });
+    await publish([t.member.id], { type: "custom", n: 1 });
     const r = await pollA;
     assert.deepEqual(r.body, { result: "success", msg: "", events: [{ type: "custom", n: 1, id: 0 }], queue_id: a.queue_id });
     assert.ok((await srv.app.eventQueues.inspect(b.queue_id))?.waiting, "the other user's request still waits");
-    publish([t.member2.id], { type: "custom", n: 2 });
+    await publish([t.member2.id], { type: "custom", n: 2 });
     assert.deepEqual((await pollB).body.events, [{ type: "custom", n: 2, id: 0 }]);
   });
 
@@ -427,13 +427,13 @@ describe("GET /events", () => {
 
   test("a client reconnecting with the last id it saw loses no event", async () => {
     const q = await register(t.member, { event_types: ["custom"] });
-    for (let n = 1; n <= 3; n++) publish([t.member.id], { type: "custom", n });
+    for (let n = 1; n <= 3; n++) await publish([t.member.id], { type: "custom", n });
     const first = await getEvents(t.member, { queue_id: q.queue_id, last_event_id: -1 });
     assert.deepEqual(first.body.events.map((e: { n: number }) => e.n), [1, 2, 3]);
     // The client saw only up to id 0 before the connection dropped.
     const again = await getEvents(t.member, { queue_id: q.queue_id, last_event_id: 0 });
     assert.deepEqual(again.body.events.map((e: { id: number }) => e.id), [1, 2]);
-    publish([t.member.id], { type: "custom", n: 4 });
+    await publish([t.member.id], { type: "custom", n: 4 });
     const later = await getEvents(t.member, { queue_id: q.queue_id, last_event_id: 2 });
     assert.deepEqual(later.body.events, [{ type: "custom", n: 4, id: 3 }]);
   });
@@ -454,7 +454,7 @@ describe("GET /events", () => {
     aborted.abort();
     assert.equal(await request, "aborted");
     await detached;
-    publish([t.member.id], { type: "custom", n: 1 });
+    await publish([t.member.id], { type: "custom", n: 1 });
     const r = await getEvents(t.member, { queue_id: q.queue_id, last_event_id: -1 });
     assert.deepEqual(r.body.events, [{ type: "custom", n: 1, id: 0 }]);
   });
@@ -482,7 +482,7 @@ describe("GET /events", () => {
   test("every role can poll its queue", async () => {
     for (const u of [t.owner, t.admin, t.moderator, t.member, t.guest, t.bot]) {
       const q = await register(u, { event_types: ["custom"] });
-      publish([u.id], { type: "custom" });
+      await publish([u.id], { type: "custom" });
       const r = await getEvents(u, { queue_id: q.queue_id, last_event_id: -1 });
       assert.deepEqual(r.body.events, [{ type: "custom", id: 0 }], u.email);
     }
@@ -549,7 +549,7 @@ describe("events already produced by the server, delivered through the queues", 
     const html = await register(t.member, { event_types: ["message"], apply_markdown: true });
     const md = await register(t.member2, { event_types: ["message"], client_gravatar: false });
     const outsider = await register(t.admin, { event_types: ["message"] });
-    publish(
+    await publish(
       [t.member.id, t.member2.id],
       { ...message(), local_id: "7.01", sender_queue_id: html.queue_id },
       new Map([
@@ -579,12 +579,12 @@ describe("events already produced by the server, delivered through the queues", 
     const narrowed = await register(t.member, { narrow: [["channel", "general"], ["topic", "other"]] });
     const presenceOnly = await register(t.member, { event_types: ["presence"] });
     const everything = await register(t.member);
-    publish([t.member.id], message(), new Map([[t.member.id, { flags: [] }]]));
+    await publish([t.member.id], message(), new Map([[t.member.id, { flags: [] }]]));
     for (const [q, count] of [[narrowed, 0], [presenceOnly, 0], [everything, 1]] as const) {
       const r = await getEvents(t.member, { queue_id: q.queue_id, last_event_id: -1, dont_block: true });
       assert.equal(r.body.events.filter((e: { type: string }) => e.type === "message").length, count);
     }
-    publish([t.member.id], message({ subject: "Other" }), new Map([[t.member.id, { flags: [] }]]));
+    await publish([t.member.id], message({ subject: "Other" }), new Map([[t.member.id, { flags: [] }]]));
     const r = await getEvents(t.member, { queue_id: narrowed.queue_id, last_event_id: -1, dont_block: true });
     assert.equal(r.body.events.length, 1);
   });
@@ -601,7 +601,7 @@ describe("events already produced by the server, delivered through the queues", 
     ];
     const queues = new Map<TestUser, string>();
     for (const u of [t.member, t.member2, t.guest]) queues.set(u, (await register(u, { fetch_event_types: [] })).queue_id);
-    for (const event of events) publish([t.member.id, t.guest.id], event);
+    for (const event of events) await publish([t.member.id, t.guest.id], event);
     for (const [u, queueId] of queues) {
       const r = await getEvents(u, { queue_id: queueId, last_event_id: -1, dont_block: true });
       const expected = u === t.member2 ? [] : events.map((e) => `${e.type}/${e.op}`);

@@ -1,8 +1,11 @@
 /**
  * Test servers: a real Confab listening on a loopback port, on a fresh SQLite file or, when
- * CONFAB_TEST_PG_URL is set, a fresh PostgreSQL database created for this server alone.
+ * CONFAB_TEST_PG_URL is set, a fresh PostgreSQL database created for this server alone. When
+ * CONFAB_TEST_REDIS_URL is set too, its event queues, limits and cache versions live in Redis,
+ * under a key prefix of its own.
  */
 import fs from "node:fs";
+import { randomUUID } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import { loadConfig, type Config } from "../../src/config.js";
@@ -34,7 +37,14 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Sta
   const config = loadConfig(
     { CONFAB_DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent" },
     // Tests send many requests as one user; the rate-limit tests turn limits on themselves.
-    { port: 0, databaseUrl: database?.url, rateLimiting: false, ...overrides },
+    {
+      port: 0,
+      databaseUrl: database?.url,
+      rateLimiting: false,
+      redisUrl: process.env.CONFAB_TEST_REDIS_URL || undefined,
+      redisKeyPrefix: `test-${randomUUID()}`,
+      ...overrides,
+    },
   );
   return serveTestDatabase(config, opts, async () => {
     await database?.drop();
