@@ -15,7 +15,8 @@ import { buildServer, createLogger } from "./app.js";
 import { ScheduledMessageWorker } from "./workers/scheduled_messages.js";
 import { startMessagePushNotifications } from "./actions/push_devices.js";
 import { createEmailSender } from "./outbound/email.js";
-import { LocalFileStorage, loadOrCreateKey } from "./files/storage.js";
+import { loadOrCreateKey } from "./files/storage.js";
+import { openFileStorage } from "./files/open_storage.js";
 
 /** Users whose credentials and profile stay in memory: more than the active users of a large organization. */
 const CACHED_USERS = 50_000;
@@ -55,6 +56,7 @@ export async function openAppContext(
   const eventQueues = new EventQueues({ clock, timers: opts.timers ?? systemTimers, timings: config.eventQueue, maxQueuesPerUser: config.maxQueuesPerUser });
   eventQueues.start(bus);
   const log = createLogger(config.logLevel);
+  const storage = openFileStorage(config);
   const app: AppContext = {
     db: database.db,
     dialect: database.dialect,
@@ -64,7 +66,7 @@ export async function openAppContext(
     clock,
     eventQueues,
     mailer: createEmailSender(config, log),
-    files: new LocalFileStorage(path.join(config.dataDir, "uploads")),
+    files: storage.files,
     uploadTokenKey: loadOrCreateKey(path.join(config.dataDir, "upload_token.key")),
     rateLimiter: new RateLimiter(config.rateLimiting, config.rateLimitRules, new MemoryRateLimitStore(), clock),
     versions: database.versions,
@@ -86,6 +88,7 @@ export async function openAppContext(
     async close() {
       stopPushNotifications();
       eventQueues.close();
+      storage.close();
       await database.close();
     },
   };
