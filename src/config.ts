@@ -62,6 +62,21 @@ export interface Config {
    * by IP address would otherwise count every client behind the proxy as one.
    */
   trustedProxies: string[];
+  /** Uploads and custom emoji in an S3 bucket; unset keeps them under `<dataDir>/uploads`. */
+  s3?: S3Config;
+}
+
+export interface S3Config {
+  bucket: string;
+  /** An S3-compatible server (MinIO, …); unset is AWS. */
+  endpoint?: string;
+  region: string;
+  /** Unset uses the SDK's default chain (AWS_* variables, shared config, instance roles). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** `<endpoint>/<bucket>/<key>` instead of `<bucket>.<endpoint>/<key>`, as most self-hosted servers want. */
+  forcePathStyle: boolean;
+  /** Put before every key, so that one bucket can hold several servers' files. */
+  keyPrefix?: string;
 }
 
 /** Zulip's RETENTION_STREAM_MESSAGE_BATCH_SIZE and delete_in_topic's time budget. */
@@ -131,6 +146,25 @@ function emailDomain(url: string): string {
   }
 }
 
+function s3FromEnv(env: NodeJS.ProcessEnv): S3Config | undefined {
+  const bucket = env.CONFAB_S3_BUCKET;
+  if (!bucket) return undefined;
+  const endpoint = env.CONFAB_S3_ENDPOINT || undefined;
+  const accessKeyId = env.CONFAB_S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.CONFAB_S3_SECRET_ACCESS_KEY || undefined;
+  if (!accessKeyId !== !secretAccessKey) {
+    throw new Error("CONFAB_S3_ACCESS_KEY_ID and CONFAB_S3_SECRET_ACCESS_KEY are set together or not at all");
+  }
+  return {
+    bucket,
+    endpoint,
+    region: env.CONFAB_S3_REGION || "us-east-1",
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle: (env.CONFAB_S3_FORCE_PATH_STYLE ?? (endpoint ? "1" : "0")) === "1",
+    keyPrefix: env.CONFAB_S3_KEY_PREFIX || undefined,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const development = overrides.development ?? env.CONFAB_DEV === "1";
   const port = overrides.port ?? Number(env.PORT ?? 9991);
@@ -169,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimitRules: { ...DEFAULT_RATE_LIMIT_RULES, ...(env.CONFAB_RATE_LIMIT_RULES ? parseRuleOverrides(env.CONFAB_RATE_LIMIT_RULES) : {}) },
     maxQueuesPerUser: positiveNumber(env.CONFAB_MAX_QUEUES_PER_USER, DEFAULT_MAX_QUEUES_PER_USER),
     trustedProxies: (env.CONFAB_TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    s3: s3FromEnv(env),
     ...overrides,
   };
 }

@@ -20,7 +20,8 @@ import { buildServer, createLogger } from "./app.js";
 import { ScheduledMessageWorker } from "./workers/scheduled_messages.js";
 import { startMessagePushNotifications } from "./actions/push_devices.js";
 import { createEmailSender } from "./outbound/email.js";
-import { LocalFileStorage, loadOrCreateKey } from "./files/storage.js";
+import { loadOrCreateKey } from "./files/storage.js";
+import { openFileStorage } from "./files/open_storage.js";
 
 /** Users whose credentials and profile stay in memory: more than the active users of a large organization. */
 const CACHED_USERS = 50_000;
@@ -71,6 +72,7 @@ export async function openAppContext(
     eventQueues = new EventQueues({ clock, timers, timings: config.eventQueue, maxQueuesPerUser: config.maxQueuesPerUser });
   }
   eventQueues.start(bus);
+  const storage = openFileStorage(config);
   const app: AppContext = {
     db: database.db,
     dialect: database.dialect,
@@ -80,7 +82,7 @@ export async function openAppContext(
     clock,
     eventQueues,
     mailer: createEmailSender(config, log),
-    files: new LocalFileStorage(path.join(config.dataDir, "uploads")),
+    files: storage.files,
     uploadTokenKey: link ? await link.sharedSecret("upload_token_key") : loadOrCreateKey(path.join(config.dataDir, "upload_token.key")),
     rateLimiter: new RateLimiter(config.rateLimiting, config.rateLimitRules, link ? new RedisRateLimitStore(link) : new MemoryRateLimitStore(), clock),
     versions: database.versions,
@@ -103,6 +105,7 @@ export async function openAppContext(
       stopPushNotifications();
       await eventQueues.close();
       await link?.close();
+      storage.close();
       await database.close();
     },
   };

@@ -29,8 +29,11 @@ export interface FileStorage {
   delete(key: string): Promise<void>;
 }
 
-/** Keys are slash-separated names we generate; anything that could leave the root is refused. */
-function checkKey(key: string): void {
+/**
+ * Keys are slash-separated names we generate; anything that could leave the root is refused, by
+ * every backend alike, so that a key good in one is good in all.
+ */
+export function checkKey(key: string): void {
   const parts = key.split("/");
   if (!key || parts.some((p) => p === "" || p === "." || p === ".." || p.includes("\\") || p.includes("\0"))) {
     throw new Error(`invalid storage key: ${JSON.stringify(key)}`);

@@ -5,6 +5,7 @@ import { Api, basicAuth, type ApiResponse } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { EventLog } from "../helpers/events.js";
 import { setRealmGroupSetting } from "../helpers/channels.js";
+import { multipart, type Part } from "../helpers/multipart.js";
 
 const MAX_EMOJI_MIB = 0.01;
 const PNG = Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"), Buffer.alloc(32, 7)]);
@@ -16,24 +17,12 @@ let o: TestRealm;
 
 const api = (u: TestUser) => new Api(srv.url, u);
 
-interface Part {
-  fileName: string;
-  data: Buffer;
-  type?: string;
-}
-
 async function addEmoji(u: TestUser, name: string, parts: Part[] = [{ fileName: "e.png", data: PNG, type: "image/png" }]): Promise<ApiResponse> {
-  const boundary = "----emoji" + Math.random().toString(16).slice(2);
-  const chunks: Buffer[] = [];
-  parts.forEach((p, i) => {
-    const type = p.type ? `Content-Type: ${p.type}\r\n` : "";
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="f${i}"; filename="${p.fileName}"\r\n${type}\r\n`), p.data, Buffer.from("\r\n"));
-  });
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  const { body, type } = multipart(parts.map((p, i) => ({ name: `f${i}`, ...p })));
   const res = await fetch(`${srv.url}/api/v1/realm/emoji/${encodeURIComponent(name)}`, {
     method: "POST",
-    headers: { authorization: basicAuth(u), "content-type": `multipart/form-data; boundary=${boundary}` },
-    body: new Uint8Array(Buffer.concat(chunks)),
+    headers: { authorization: basicAuth(u), "content-type": type },
+    body,
   });
   return { status: res.status, headers: res.headers, body: await res.json() };
 }

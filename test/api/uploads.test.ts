@@ -9,6 +9,7 @@ import { Api, basicAuth, type ApiResponse } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { EventLog } from "../helpers/events.js";
 import { makeChannel, setRealmProps } from "../helpers/channels.js";
+import { multipart, type Part } from "../helpers/multipart.js";
 
 const NOW = 1700000000;
 const MAX_MIB = 1;
@@ -20,33 +21,10 @@ let o: TestRealm;
 
 const api = (u: TestUser) => new Api(srv.url, u);
 
-interface Part {
-  name?: string;
-  fileName: string;
-  data: Buffer | string;
-  type?: string;
-}
-
-/** A multipart body built by hand: zulip-js replaces the global FormData with its own. */
-function multipart(parts: Part[], fields: Record<string, string>): { body: Buffer; type: string } {
-  const boundary = "----confab" + Math.random().toString(16).slice(2);
-  const chunks: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  }
-  parts.forEach((p, i) => {
-    const type = p.type ? `Content-Type: ${p.type}\r\n` : "";
-    const head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name ?? `file-${i}`}"; filename="${p.fileName}"\r\n${type}\r\n`;
-    chunks.push(Buffer.from(head), Buffer.from(p.data), Buffer.from("\r\n"));
-  });
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(chunks), type: `multipart/form-data; boundary=${boundary}` };
-}
-
 async function upload(u: TestUser | null, parts: Part[], fields: Record<string, string> = {}, route = "/user_uploads"): Promise<ApiResponse> {
   const { body, type } = multipart(parts, fields);
   const headers: Record<string, string> = { "content-type": type, ...(u ? { authorization: basicAuth(u) } : {}) };
-  const res = await fetch(`${srv.url}/api/v1${route}`, { method: "POST", headers, body: new Uint8Array(body) });
+  const res = await fetch(`${srv.url}/api/v1${route}`, { method: "POST", headers, body });
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
 
