@@ -1,16 +1,18 @@
 import fs from "node:fs";
+import cluster from "node:cluster";
 import path from "node:path";
 import { loadConfig } from "./config.js";
-import { startConfab, type Running } from "./server.js";
+import { openAppContext, startConfab, type Running } from "./server.js";
 import { bootstrapFirstRealm } from "./cli/bootstrap.js";
 import { devConfig, startDevServer } from "./dev/server.js";
 import { DEV_PASSWORD } from "./dev/seed.js";
+import { clusterConfigProblem, requestedProcesses, runWorkers } from "./cluster/processes.js";
 
-async function startProduction(): Promise<Running> {
-  const config = loadConfig(process.env);
-  const running = await startConfab(config);
+/** Creates the first organization on a new database, printing how to sign in to it. */
+async function bootstrap(app: Running["app"]): Promise<void> {
+  const config = app.config;
   const zuliprc = path.join(config.dataDir, "zuliprc");
-  const created = await bootstrapFirstRealm(running.app, (text) => {
+  const created = await bootstrapFirstRealm(app, (text) => {
     fs.mkdirSync(config.dataDir, { recursive: true });
     fs.writeFileSync(zuliprc, text, { mode: 0o600 });
   });
@@ -20,13 +22,19 @@ async function startProduction(): Promise<Running> {
         "",
         `Confab created the organization "${created.realm.name}" and its owner.`,
         `  email:    ${created.owner.delivery_email}`,
-        `  password: ${created.password} (sign in at ${running.app.config.externalUrl}/login/)`,
+        `  password: ${created.password} (sign in at ${config.externalUrl}/login/)`,
         `  API key:  ${created.owner.api_key}`,
         `  zuliprc:  ${zuliprc}`,
         "",
       ].join("\n"),
     );
   }
+}
+
+async function startProduction(): Promise<Running> {
+  const running = await startConfab(loadConfig(process.env));
+  // Workers of a cluster find the database ready: their primary prepared it.
+  if (cluster.isPrimary) await bootstrap(running.app);
   return running;
 }
 
@@ -44,11 +52,33 @@ async function startDevelopment(): Promise<Running> {
   return running;
 }
 
-const running = process.argv.includes("--dev") ? await startDevelopment() : await startProduction();
-console.log(`Confab is serving ${running.app.config.externalUrl} on ${running.url} (database: ${running.app.dialect})`);
+async function startPrimary(processes: number): Promise<void> {
+  const config = loadConfig(process.env);
+  const problem = clusterConfigProblem(config);
+  if (problem) {
+    console.error(`confab: ${problem}`);
+    process.exit(2);
+  }
+  // Migrations and the first organization, once, before any worker serves.
+  const { app, close } = await openAppContext(config);
+  await bootstrap(app);
+  await close();
+  console.log(`Confab is starting ${processes} processes serving ${config.externalUrl} on http://${config.host}:${config.port}`);
+  runWorkers(processes, (line) => console.log(line));
+}
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    void running.close().then(() => process.exit(0));
-  });
+const dev = process.argv.includes("--dev");
+const processes = dev ? 1 : requestedProcesses(process.argv, process.env);
+if (cluster.isPrimary && processes > 1) {
+  await startPrimary(processes);
+} else {
+  const running = dev ? await startDevelopment() : await startProduction();
+  const worker = cluster.isWorker ? ` (process ${process.env.CONFAB_WORKER_SLOT ?? cluster.worker?.id})` : "";
+  console.log(`Confab is serving ${running.app.config.externalUrl} on ${running.url}${worker} (database: ${running.app.dialect})`);
+
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      void running.close().then(() => process.exit(0));
+    });
+  }
 }

@@ -29,6 +29,8 @@ export class RedisLink {
   /** Tells this process's own publications from others'. */
   readonly processId = randomUUID();
   private readonly handlers = new Map<string, ChannelHandler>();
+  /** Publications under way, which closing waits for. */
+  private readonly publishing = new Set<Promise<unknown>>();
 
   private constructor(
     readonly commands: Redis,
