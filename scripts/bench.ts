@@ -9,6 +9,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   events: () => import("./bench/events.js"),
   render: () => import("./bench/render.js"),
   web: () => import("./bench/web.js"),
+  cluster: () => import("./bench/cluster.js"),
 };
 
 const [name, ...args] = process.argv.slice(2);

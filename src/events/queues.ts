@@ -49,7 +49,7 @@ interface Waiter {
 }
 
 /** Types of flag updates merged while they wait, keyed like Zulip's "virtual events". */
-function mergeKey(event: Event): string | undefined {
+export function mergeKey(event: Event): string | undefined {
   if (event.type !== "update_message_flags" || event.all) return undefined;
   const key = `flags/${String(event.op ?? event.operation)}/${String(event.flag)}`;
   // Marking as unread carries per-message details that cannot be merged.

@@ -11,7 +11,6 @@
  * (or it is removed, or polled again elsewhere), its id is published on one wake channel; the
  * process holding a wait for it reads the queue and answers. Waits cost no Redis connection.
  *
- * Unlike the in-memory queues, flag updates are not merged while they wait: clients apply each.
  */
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
@@ -25,6 +24,7 @@ import {
   checkFetchRequest,
   deliveryTargets,
   heartbeatDelayMs,
+  mergeKey,
   notInQueue,
   queueLifespan,
   type FetchRequest,
@@ -83,17 +83,36 @@ redis.call('ZADD', p .. ':exp', now + life, id)
 return 1
 `);
 
-/** ARGV: prefix, number of bodies, the bodies (JSON objects without id), then pairs of queue id and body index. */
+/**
+ * ARGV: prefix, number of bodies, the bodies (JSON objects without id), then triples of queue id,
+ * body index and merge key. An event with a merge key still waiting in the queue under the same
+ * key absorbs the new one's messages and takes its id, as the in-memory queues do.
+ */
 const PUSH = script(`
 local n = tonumber(ARGV[2])
 local woken = {}
-for i = 3 + n, #ARGV, 2 do
-  local id = ARGV[i]
+for i = 3 + n, #ARGV, 3 do
+  local id, body, merge = ARGV[i], ARGV[2 + tonumber(ARGV[i + 1])], ARGV[i + 2]
   local q = qkey(id)
   if redis.call('EXISTS', q) == 1 then
     local eid = redis.call('HINCRBY', q, 'next', 1) - 1
-    local body = ARGV[2 + tonumber(ARGV[i + 1])]
-    redis.call('ZADD', q .. ':e', eid, '{"id":' .. eid .. ',' .. string.sub(body, 2))
+    local merged = false
+    if merge ~= '' then
+      local field = 'm:' .. merge
+      local previous = redis.call('HGET', q, field)
+      local old = previous and redis.call('ZRANGEBYSCORE', q .. ':e', previous, previous) or {}
+      if #old == 1 then
+        local event, added = cjson.decode(old[1]), cjson.decode(body)
+        for _, m in ipairs(added.messages) do table.insert(event.messages, m) end
+        if added.timestamp ~= nil then event.timestamp = added.timestamp end
+        event.id = eid
+        redis.call('ZREM', q .. ':e', old[1])
+        redis.call('ZADD', q .. ':e', eid, cjson.encode(event))
+        merged = true
+      end
+      redis.call('HSET', q, field, eid)
+    end
+    if not merged then redis.call('ZADD', q .. ':e', eid, '{"id":' .. eid .. ',' .. string.sub(body, 2)) end
     woken[#woken + 1] = id
   end
 end
@@ -406,14 +425,14 @@ export class RedisEventQueues implements EventQueueService {
     let pushed = 0;
     for (let start = 0; start < entries.length; start += BATCH) {
       const bodies = new Map<string, number>();
-      const pairs: (string | number)[] = [];
+      const triples: (string | number)[] = [];
       for (const [queueId, event] of entries.slice(start, start + BATCH)) {
         const body = JSON.stringify(event);
         let index = bodies.get(body);
         if (index === undefined) bodies.set(body, (index = bodies.size + 1));
-        pairs.push(queueId, index);
+        triples.push(queueId, index, mergeKey(event) ?? "");
       }
-      pushed += Number(await this.run(PUSH, [bodies.size, ...bodies.keys(), ...pairs]));
+      pushed += Number(await this.run(PUSH, [bodies.size, ...bodies.keys(), ...triples]));
     }
     return pushed;
   }

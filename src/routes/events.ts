@@ -5,7 +5,8 @@ import { checkQueueRequest, doEventsRegister, queueSpecFor } from "../events/reg
 
 const narrowSchema = z.array(z.array(z.string()).length(2).transform((t) => [t[0], t[1]] as const));
 
-const capabilitiesSchema = z.looseObject({
+// Unknown capabilities are dropped: clients send ones newer than this server, and the queue keeps what it is given.
+const capabilitiesSchema = z.object({
   notification_settings_null: z.boolean().optional(),
   bulk_message_deletion: z.boolean().optional(),
   user_avatar_url_field_optional: z.boolean().optional(),
