@@ -196,6 +196,29 @@ export function changedRole(event: Event): { userId: number; role: number } | un
   return { userId: person.user_id, role: person.role };
 }
 
+/** Feeds the bus's notices to `deliver`, and runs `sweep` every gcIntervalSecs, until stopped. */
+export function consumeAndSweep(
+  bus: EventBus,
+  opts: { timers: Timers; timings: EventQueueTimings },
+  deliver: (notice: Notice) => unknown,
+  sweep: () => unknown,
+): () => void {
+  const unsubscribe = bus.subscribe(deliver);
+  let timer: TimerHandle | undefined;
+  const schedule = () => {
+    timer = opts.timers.setTimeout(() => {
+      sweep();
+      schedule();
+    }, opts.timings.gcIntervalSecs * 1000);
+  };
+  schedule();
+  return () => {
+    unsubscribe();
+    if (timer !== undefined) opts.timers.clearTimeout(timer);
+    timer = undefined;
+  };
+}
+
 export interface FetchRequest {
   userId: number;
   queueId?: string;
@@ -221,8 +244,7 @@ export class EventQueues implements EventQueueService {
   private byUser = new Map<number, Set<EventQueue>>();
   private allStreamsByRealm = new Map<number, Set<EventQueue>>();
   private longPollListeners = new Set<LongPollListener>();
-  private gcTimer: TimerHandle | undefined;
-  private unsubscribe: (() => void) | undefined;
+  private stopConsuming: (() => void) | undefined;
 
   constructor(private readonly opts: EventQueuesOptions) {}
 
@@ -231,22 +253,12 @@ export class EventQueues implements EventQueueService {
   }
 
   start(bus: EventBus): void {
-    this.unsubscribe = bus.subscribe((notice) => this.deliver(notice));
-    this.scheduleGc();
+    this.stopConsuming = consumeAndSweep(bus, this.opts, (notice) => this.deliver(notice), () => this.gc());
   }
 
   async close(): Promise<void> {
-    this.unsubscribe?.();
-    if (this.gcTimer !== undefined) this.opts.timers.clearTimeout(this.gcTimer);
-    this.gcTimer = undefined;
+    this.stopConsuming?.();
     for (const queue of this.byId.values()) this.finishWaiter(queue);
-  }
-
-  private scheduleGc(): void {
-    this.gcTimer = this.opts.timers.setTimeout(() => {
-      this.gc();
-      this.scheduleGc();
-    }, this.opts.timings.gcIntervalSecs * 1000);
   }
 
   async create(spec: QueueSpec): Promise<string> {

@@ -22,6 +22,7 @@ import {
   alreadyPruned,
   changedRole,
   checkFetchRequest,
+  consumeAndSweep,
   deliveryTargets,
   heartbeatDelayMs,
   mergeKey,
@@ -245,8 +246,7 @@ export class RedisEventQueues implements EventQueueService {
   private readonly longPollListeners = new Set<LongPollListener>();
   /** Deliveries run one after another, so each queue gets a process's events in publication order. */
   private delivering: Promise<void> = Promise.resolve();
-  private gcTimer: TimerHandle | undefined;
-  private unsubscribe: (() => void) | undefined;
+  private stopConsuming: (() => void) | undefined;
 
   constructor(private readonly opts: RedisEventQueuesOptions) {
     this.link = opts.link;
@@ -260,14 +260,16 @@ export class RedisEventQueues implements EventQueueService {
   }
 
   start(bus: EventBus): void {
-    this.unsubscribe = bus.subscribe((notice) => this.deliver(notice));
-    this.scheduleGc();
+    this.stopConsuming = consumeAndSweep(
+      bus,
+      this.opts,
+      (notice) => this.deliver(notice),
+      () => this.gc().catch((err: unknown) => this.opts.log?.error({ err }, "removing expired event queues failed")),
+    );
   }
 
   async close(): Promise<void> {
-    this.unsubscribe?.();
-    if (this.gcTimer !== undefined) this.opts.timers.clearTimeout(this.gcTimer);
-    this.gcTimer = undefined;
+    this.stopConsuming?.();
     for (const queueId of [...this.waits.keys()]) this.finish(queueId, []);
     await this.delivering;
   }
@@ -278,13 +280,6 @@ export class RedisEventQueues implements EventQueueService {
 
   private now(): number {
     return Math.floor(this.opts.clock.now());
-  }
-
-  private scheduleGc(): void {
-    this.gcTimer = this.opts.timers.setTimeout(() => {
-      this.scheduleGc();
-      this.gc().catch((err: unknown) => this.opts.log?.error({ err }, "removing expired event queues failed"));
-    }, this.opts.timings.gcIntervalSecs * 1000);
   }
 
   /** Removes queues idle past their lifespan (in every process's name: any may sweep); returns how many. */
