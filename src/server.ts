@@ -58,8 +58,10 @@ export async function openAppContext(
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const clock = opts.clock ?? systemClock;
   const timers = opts.timers ?? systemTimers;
-  const bus = new EventBus();
   const log = createLogger(config.logLevel);
+  const bus = new EventBus((err, notice) =>
+    log.error({ err, event_type: notice.event.type, users: notice.userIds.length }, "an event of a committed change could not be queued"),
+  );
   // With Redis, whatever one process keeps must be seen by the others: queues, limits, cache versions.
   const link = config.redisUrl ? await RedisLink.connect(config.redisUrl, config.redisKeyPrefix) : undefined;
   let eventQueues: EventQueueService;

@@ -17,6 +17,12 @@ export type NoticeListener = (notice: Notice) => unknown;
 export class EventBus {
   private listeners: NoticeListener[] = [];
 
+  /**
+   * `onFailure` hears of a listener that could not take a notice (Redis unreachable). Publishing
+   * still resolves: the change is committed, and its response must say so.
+   */
+  constructor(private readonly onFailure: (err: unknown, notice: Notice) => void = () => {}) {}
+
   subscribe(listener: NoticeListener): () => void {
     this.listeners.push(listener);
     return () => {
@@ -29,7 +35,7 @@ export class EventBus {
     const pending: Promise<unknown>[] = [];
     for (const l of this.listeners) {
       const done = l(notice);
-      if (done instanceof Promise) pending.push(done);
+      if (done instanceof Promise) pending.push(done.catch((err: unknown) => this.onFailure(err, notice)));
     }
     if (pending.length) await Promise.all(pending);
   }
