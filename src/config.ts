@@ -32,6 +32,8 @@ export interface Config {
   pushBouncerKey?: string;
   /** Bounds every request to the push bouncer, connecting and reading included. */
   pushBouncerTimeoutMs: number;
+  /** Bounds one attempt at an outbox job (an email, a push bouncer call); a job taking longer is tried again later. */
+  outboxJobTimeoutMs: number;
   /** smtp://user:pass@host:port to send email; unset writes each email to <dataDir>/outbox instead. */
   smtpUrl?: string;
   /** Sender address of automated email (invitations). */
@@ -189,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     pushBouncerKey: env.CONFAB_PUSH_BOUNCER_KEY || undefined,
     // Zulip gives the bouncer 15 seconds.
     pushBouncerTimeoutMs: 1000 * positiveNumber(env.CONFAB_PUSH_BOUNCER_TIMEOUT_SECS, 15),
+    outboxJobTimeoutMs: 1000 * positiveNumber(env.CONFAB_OUTBOX_JOB_TIMEOUT_SECS, 60),
     smtpUrl: env.CONFAB_SMTP_URL || undefined,
     emailFrom: env.CONFAB_EMAIL_FROM || `noreply@${emailDomain(env.CONFAB_EXTERNAL_URL ?? "http://localhost")}`,
     invitesDailyLimit: nonNegativeInt(env.CONFAB_INVITES_DAILY_LIMIT, INVITES_DEFAULT_DAILY_LIMIT),

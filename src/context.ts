@@ -49,7 +49,7 @@ export interface AppContext {
   clock: Clock;
   /** The event queues (POST /register, GET /events): this process's own, or shared through Redis. */
   eventQueues: EventQueueService;
-  /** Outgoing email; actions send through this, never through a mail library. */
+  /** Outgoing email; the outbox worker sends the emails actions queue through this, never through a mail library. */
   mailer: EmailSender;
   /** Uploaded files and custom emoji images. */
   files: FileStorage;

@@ -18,7 +18,7 @@ import { shareTableVersions } from "./cluster/shared_table_versions.js";
 import { RedisRateLimitStore } from "./security/redis_rate_limit_store.js";
 import { buildServer, createLogger } from "./app.js";
 import { ScheduledMessageWorker } from "./workers/scheduled_messages.js";
-import { startMessagePushNotifications } from "./actions/push_devices.js";
+import { OutboxWorker } from "./workers/outbox.js";
 import { createEmailSender } from "./outbound/email.js";
 import { loadOrCreateKey } from "./files/storage.js";
 import { openFileStorage } from "./files/open_storage.js";
@@ -39,6 +39,8 @@ export interface Running {
   url: string;
   /** Sends scheduled messages when they fall due. */
   scheduledMessages: ScheduledMessageWorker;
+  /** Sends the emails and push notifications queued in the database. */
+  outbox: OutboxWorker;
   close(): Promise<void>;
 }
 
@@ -100,11 +102,9 @@ export async function openAppContext(
       channelActivity: new ExpiringCache(clock, CHANNEL_ACTIVITY_SECONDS, CACHED_ORGANIZATIONS),
     },
   };
-  const stopPushNotifications = startMessagePushNotifications(app);
   return {
     app,
     async close() {
-      stopPushNotifications();
       await eventQueues.close();
       await link?.close();
       storage.close();
@@ -123,16 +123,20 @@ export async function startConfab(config: Config, opts: StartOptions = {}): Prom
   const port = typeof address === "object" && address ? address.port : config.port;
   const scheduledMessages = new ScheduledMessageWorker(app, opts.timers ?? systemTimers);
   scheduledMessages.start();
+  const outbox = new OutboxWorker(app, opts.timers ?? systemTimers);
+  outbox.start();
   return {
     app,
     server,
     url: `http://${config.host}:${port}`,
     scheduledMessages,
+    outbox,
     async close() {
       // Waiting long-polls are answered first so the HTTP server can close.
       await app.eventQueues.close();
       await server.close();
       await scheduledMessages.close();
+      await outbox.close();
       await closeContext();
     },
   };

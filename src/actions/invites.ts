@@ -1,6 +1,6 @@
 /**
  * Email invitations and reusable invitation links, checked in Zulip's order. Invitation emails
- * go out through the server's EmailSender after the invitations are committed.
+ * are queued in the outbox with the invitations, and sent once they are committed.
  */
 import type { AppContext } from "../context.js";
 import type { Caller } from "../http/auth.js";
@@ -48,6 +48,7 @@ import { userGroupDeactivated } from "../domain/group_setting_value.js";
 import { invalidUserGroup } from "./group_settings.js";
 import { channelFacts, userFacts } from "./channel_context.js";
 import { generateConfirmationKey } from "../security/credentials.js";
+import { queueOutboxJob } from "../outbound/outbox.js";
 
 export interface InviteOptions {
   groupIds: number[] | undefined;
@@ -192,23 +193,18 @@ function invitationEmailText(realm: Realm, referrerName: string, url: string, ex
   ].join("\n");
 }
 
-/** Sends one invitation email; a failure is logged, since the invitation itself stands and can be resent. */
-async function deliverInvitation(app: AppContext, realm: Realm, invite: EmailInviteRow, referrerName: string): Promise<void> {
-  try {
-    await app.mailer.send({
-      to: invite.email,
-      subject: `${referrerName} invited you to join ${realm.name}`,
-      text: invitationEmailText(realm, referrerName, joinUrl(app, invite.confirmation_key), invite.expiry_date),
-    });
-  } catch (err) {
-    app.log.error({ err, invite_id: invite.id }, "could not send invitation email");
-  }
+async function queueInvitation(app: AppContext, tx: Tx, events: PendingEvents, realm: Realm, invite: EmailInviteRow, referrerName: string): Promise<void> {
+  await queueOutboxJob(app, tx, events, "email", {
+    to: invite.email,
+    subject: `${referrerName} invited you to join ${realm.name}`,
+    text: invitationEmailText(realm, referrerName, joinUrl(app, invite.confirmation_key), invite.expiry_date),
+  });
 }
 
 /** POST /invites. Invalid addresses stop everything; existing accounts are skipped and reported. */
 export async function doSendInvites(app: AppContext, caller: Caller, req: SendInvitesRequest): Promise<void> {
   const realm = caller.realm;
-  const { created, skipped } = await runAction(app, async (tx, events) => {
+  const { skipped } = await runAction(app, async (tx, events) => {
     const facts = await userFacts(tx, caller.user);
     requireRealmPermission(facts, realm, "can_invite_users_group");
     throwRoleRefusal(inviteRoleRefusal(req.inviteAs, caller.user.role));
@@ -267,11 +263,11 @@ export async function doSendInvites(app: AppContext, caller: Caller, req: SendIn
       );
     }
     await recordInviteEmailsSent(tx, realm.id, created.length, now);
+    for (const invite of created) await queueInvitation(app, tx, events, realm, invite, caller.user.full_name);
     await sendInvitesChanged(tx, events, realm.id, caller.user.id);
     return { created, skipped };
   });
 
-  for (const invite of created) await deliverInvitation(app, realm, invite, caller.user.full_name);
   if (skipped.length) {
     throw invitationFailed(
       "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!",
@@ -338,14 +334,13 @@ export async function revokeEmailInvite(app: AppContext, caller: Caller, inviteI
 
 /** POST /invites/{invite_id}/resend: the same link again, counted against the daily limit. */
 export async function resendEmailInvite(app: AppContext, caller: Caller, inviteId: number): Promise<void> {
-  const { invite, referrerName } = await runAction(app, async (tx) => {
+  await runAction(app, async (tx, events) => {
     const invite = await accessEmailInvite(tx, caller, inviteId);
     await checkDailyLimit(tx, app, caller.realm.id, 1);
     await recordInviteEmailsSent(tx, caller.realm.id, 1, app.clock.now());
     const referrer = await getUserById(tx, caller.realm.id, invite.referred_by_id!);
-    return { invite, referrerName: referrer!.full_name };
+    await queueInvitation(app, tx, events, caller.realm, invite, referrer!.full_name);
   });
-  await deliverInvitation(app, caller.realm, invite, referrerName);
 }
 
 /** POST /invites/multiuse: returns the link. */

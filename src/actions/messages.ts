@@ -2,6 +2,8 @@
 import { claimMessageUploads } from "./uploads.js";
 import type { AppContext } from "../context.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
+import type { Notice } from "../events/bus.js";
+import { queueMessagePushNotifications } from "./push_devices.js";
 import type { Executor } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
@@ -207,7 +209,7 @@ export async function sendMessageInTx(
   await claimMessageUploads(tx, events, realm, sender, message.id, target.kind === "stream" ? target.stream : null, rendered.html);
 
   const ctx = await messageContext(tx, realm, [message]);
-  events.send({
+  const notice: Notice = {
     realmId: realm.id,
     event: {
       type: "message",
@@ -225,7 +227,9 @@ export async function sendMessageInTx(
     },
     userIds: [...flagsByUser.keys()],
     perUser: new Map([...flagsByUser].map(([id, flags]) => [id, { flags: flagsForApi(flags) }])),
-  });
+  };
+  events.send(notice);
+  await queueMessagePushNotifications(app, tx, events, notice);
   return message.id;
 }
 

@@ -17,6 +17,7 @@ import {
   e2eeBouncerError,
   e2eeMessagePayload,
   e2eeTestPayload,
+  isTransientBouncerFailure,
   legacyBouncerError,
   legacyMessagePayloads,
   legacyTestPayload,
@@ -34,7 +35,8 @@ import {
   type PushBouncer,
   type PushIdentity,
 } from "../outbound/push_bouncer.js";
-import { startBackground } from "../outbound/background.js";
+import { queueOutboxJob, type PushMessageJob, type PushRegisterJob } from "../outbound/outbox.js";
+import type { Notice } from "../events/bus.js";
 import { seal } from "../security/sealed_box.js";
 import {
   deletePushDevicesByBouncerId,
@@ -50,7 +52,7 @@ import {
 } from "../store/push_devices.js";
 import type { Executor } from "../store/schema.js";
 import { getRealm, type Realm } from "../store/realms.js";
-import { runAction, type PendingEvents } from "./run.js";
+import { runAction, type PendingEvents, type Tx } from "./run.js";
 
 export function pushRealmFacts(app: AppContext, realm: Realm): PushRealmFacts {
   const url = app.config.externalUrl;
@@ -161,18 +163,17 @@ export interface E2eeDeviceRegistration {
 }
 
 /**
- * Records the device as pending and answers at once; the bouncer is asked afterwards and its
- * answer arrives as a `push_device` event. A device already pending or active is left alone.
+ * Records the device as pending and answers at once; the bouncer is asked afterwards, through
+ * the outbox, and its answer arrives as a `push_device` event. A device already pending or active
+ * is left alone.
  */
 export async function doRegisterE2eeDevice(app: AppContext, caller: Caller, reg: E2eeDeviceRegistration): Promise<void> {
-  const bouncer = configuredPushBouncer(app.config);
-  if (!bouncer) throw pushServiceNotConfigured();
+  if (!configuredPushBouncer(app.config)) throw pushServiceNotConfigured();
   decodePushPublicKey(reg.pushPublicKey);
-  const realmUuid = await pushUuid(app.db, "realm", caller.realm.id);
   const who = { realmId: caller.realm.id, userId: caller.user.id };
-  const queued = await runAction(app, async (tx, events) => {
+  await runAction(app, async (tx, events) => {
     const existing = await getPushDevice(tx, caller.user.id, reg.pushAccountId);
-    if (existing && existing.error_code === null) return undefined;
+    if (existing && existing.error_code === null) return;
     await upsertPendingPushDevice(tx, {
       realm_id: caller.realm.id,
       user_id: caller.user.id,
@@ -183,23 +184,32 @@ export async function doRegisterE2eeDevice(app: AppContext, caller: Caller, reg:
     });
     const device = (await getPushDevice(tx, caller.user.id, reg.pushAccountId))!;
     sendPushDeviceEvent(events, who, device);
-    return device;
+    await queueOutboxJob(app, tx, events, "push_register", {
+      ...who,
+      pushAccountId: reg.pushAccountId,
+      bouncerPublicKey: reg.bouncerPublicKey,
+      encryptedPushRegistration: reg.encryptedPushRegistration,
+    });
   });
-  if (!queued) return;
-  startBackground(app, "push device registration", () => forwardRegistration(app, bouncer, realmUuid, who, queued, reg));
 }
 
-async function forwardRegistration(
-  app: AppContext,
-  bouncer: PushBouncer,
-  realmUuid: string,
-  who: { realmId: number; userId: number },
-  device: PushDeviceRow,
-  reg: E2eeDeviceRegistration,
-): Promise<void> {
+/**
+ * The outbox job of a registration: any answer of the bouncer, a failure to reach it included,
+ * settles the device (the client registers again after a failure, as with Zulip). A device no
+ * longer pending needs nothing.
+ */
+export async function forwardRegistration(app: AppContext, job: PushRegisterJob): Promise<void> {
+  const bouncer = configuredPushBouncer(app.config);
+  const device = await getPushDevice(app.db, job.userId, job.pushAccountId);
+  if (!device || pushDeviceStatus(device) !== "pending") return;
+  if (!bouncer) {
+    app.log.warn({ user_id: job.userId }, "push: no push notification service configured; registration left pending");
+    return;
+  }
+  const who = { realmId: job.realmId, userId: job.userId };
   let outcome: { bouncer_device_id: string | null; error_code: string | null };
   try {
-    const { deviceId } = await bouncer.registerE2eeDevice(realmUuid, reg);
+    const { deviceId } = await bouncer.registerE2eeDevice(await pushUuid(app.db, "realm", job.realmId), job);
     outcome = { bouncer_device_id: deviceId, error_code: null };
   } catch (err) {
     if (!(err instanceof BouncerError)) throw err;
@@ -253,38 +263,45 @@ async function sendSealed(
 }
 
 /**
- * Pushes new direct messages and mentions to the recipients' phones once they are committed:
- * sealed for each E2EE device, and as legacy payloads when the user has legacy tokens. Runs in
- * the background; a failure is logged for that user and never reaches the sender.
+ * Queues, with a new message, its push notifications to the recipients' phones: direct messages
+ * and mentions, sealed for E2EE devices and as legacy payloads for legacy tokens, one job for
+ * each recipient and kind so that a retry repeats nothing already delivered.
  */
-export function startMessagePushNotifications(app: AppContext): () => void {
-  return app.bus.subscribe((notice) => {
-    if (notice.event.type !== "message") return;
-    const message = notice.event.message as PushedMessage;
-    const targets = notice.userIds.filter((id) => {
-      const flags = (notice.perUser?.get(id)?.flags as string[] | undefined) ?? [];
-      return pushesMessageTo(message, id, flags);
-    });
-    if (!targets.length || !configuredPushBouncer(app.config)) return;
-    startBackground(app, "message push notifications", async () => {
-      for (const userId of targets) await pushMessageTo(app, notice.realmId, userId, message);
-    });
-  });
+export async function queueMessagePushNotifications(app: AppContext, tx: Tx, events: PendingEvents, notice: Notice): Promise<void> {
+  if (!configuredPushBouncer(app.config)) return;
+  const message = notice.event.message as PushedMessage;
+  for (const userId of notice.userIds) {
+    const flags = (notice.perUser?.get(userId)?.flags as string[] | undefined) ?? [];
+    if (!pushesMessageTo(message, userId, flags)) continue;
+    const job = { realmId: notice.realmId, userId, message: notice.event.message as Record<string, unknown> };
+    if ((await listPushDevices(tx, userId)).some((d) => d.bouncer_device_id !== null)) {
+      await queueOutboxJob(app, tx, events, "push_message", { ...job, via: "e2ee" });
+    }
+    if ((await listPushTokens(tx, userId)).length) await queueOutboxJob(app, tx, events, "push_message", { ...job, via: "legacy" });
+  }
 }
 
-async function pushMessageTo(app: AppContext, realmId: number, userId: number, message: PushedMessage): Promise<void> {
+/**
+ * The outbox job of a message notification, to the devices the user has now. The bouncer being
+ * unreachable or failing is thrown, for the job to be retried; a refusal is logged and ends it.
+ */
+export async function pushMessageTo(app: AppContext, job: PushMessageJob): Promise<void> {
+  const { realmId, userId } = job;
+  const message = job.message as unknown as PushedMessage;
   const bouncer = configuredPushBouncer(app.config);
   const realm = await getRealm(app.db, realmId);
   if (!bouncer || !realm) return;
   const facts = pushRealmFacts(app, realm);
-  const devices = (await listPushDevices(app.db, userId)).filter((d) => d.bouncer_device_id !== null);
-  const tokens = await listPushTokens(app.db, userId);
   try {
-    if (devices.length) await sendSealed(app, bouncer, realmId, userId, devices, e2eeMessagePayload(facts, userId, message));
-    if (tokens.length) await bouncer.notify(await pushIdentity(app.db, realmId, userId), legacyMessagePayloads(facts, userId, message));
+    if (job.via === "e2ee") {
+      const devices = (await listPushDevices(app.db, userId)).filter((d) => d.bouncer_device_id !== null);
+      if (devices.length) await sendSealed(app, bouncer, realmId, userId, devices, e2eeMessagePayload(facts, userId, message));
+    } else if ((await listPushTokens(app.db, userId)).length) {
+      await bouncer.notify(await pushIdentity(app.db, realmId, userId), legacyMessagePayloads(facts, userId, message));
+    }
   } catch (err) {
-    if (!(err instanceof BouncerError)) throw err;
-    app.log.warn({ failure: err.failure, user_id: userId, message_id: message.id }, "push: message notification not delivered");
+    if (!(err instanceof BouncerError) || isTransientBouncerFailure(err.failure)) throw err;
+    app.log.warn({ failure: err.failure, user_id: userId, message_id: message.id }, "push: message notification refused by the bouncer");
   }
 }
 

@@ -9,8 +9,13 @@ export type Tx = Transaction<DB>;
 /** Collects the events an action implies; they are published only once it commits. */
 export class PendingEvents {
   readonly notices: Notice[] = [];
+  readonly onCommit: (() => void)[] = [];
   send(notice: Notice): void {
     this.notices.push(notice);
+  }
+  /** Calls `fn` once the action has committed; never after a rollback. */
+  afterCommit(fn: () => void): void {
+    this.onCommit.push(fn);
   }
 }
 
@@ -34,6 +39,7 @@ export async function runAction<T>(app: AppContext, fn: (tx: Tx, events: Pending
     // Also after a rollback: what was cached from inside the transaction must go.
     app.versions.bump(written);
   }
+  for (const fn of events.onCommit) fn();
   for (const notice of events.notices) await app.bus.publish(notice);
   return result;
 }

@@ -40,6 +40,7 @@ import { subscribeUsersInTx } from "./subscriptions.js";
 import { joinUrl, realmEmailPolicy, sendInvitesChanged } from "./invites.js";
 import { announceSignupInTx, notifyReferrerInTx, sendWelcomeMessagesInTx } from "./onboarding.js";
 import { generateConfirmationKey } from "../security/credentials.js";
+import { queueOutboxJob } from "../outbound/outbox.js";
 
 export type Unavailable = Exclude<InviteState, "active"> | "not_found";
 
@@ -145,7 +146,7 @@ export async function registerFromInvitation(app: AppContext, key: string, form:
  */
 export async function requestRegistrationByLink(app: AppContext, key: string, rawEmail: string): Promise<{ realm: Realm; email: string }> {
   const email = rawEmail.trim();
-  const { realm, invite } = await runAction(app, async (tx) => {
+  const realm = await runAction(app, async (tx, events) => {
     const target = await resolveKey(tx, app, key);
     if (target.kind !== "link") throw new JoinUnavailable("not_found");
     const { realm, link } = target;
@@ -177,13 +178,13 @@ export async function requestRegistrationByLink(app: AppContext, key: string, ra
       created_user_id: null,
       confirmation_key: generateConfirmationKey(),
     });
-    return { realm, invite };
+    await queueRegistrationLink(app, tx, events, realm, invite);
+    return realm;
   });
-  await sendRegistrationLink(app, realm, invite);
   return { realm, email };
 }
 
-async function sendRegistrationLink(app: AppContext, realm: Realm, invite: EmailInviteRow): Promise<void> {
+async function queueRegistrationLink(app: AppContext, tx: Tx, events: PendingEvents, realm: Realm, invite: EmailInviteRow): Promise<void> {
   const text = [
     "Hi there,",
     "",
@@ -194,12 +195,7 @@ async function sendRegistrationLink(app: AppContext, realm: Realm, invite: Email
     "This link expires in 24 hours. If you did not ask to join, you can ignore this email.",
     "",
   ].join("\n");
-  try {
-    await app.mailer.send({ to: invite.email, subject: `Confirm your email address to join ${realm.name}`, text });
-  } catch (err) {
-    app.log.error({ err, invite_id: invite.id }, "could not send sign-up link");
-    throw badRequest("The email with your sign-up link could not be sent. Please try again later.");
-  }
+  await queueOutboxJob(app, tx, events, "email", { to: invite.email, subject: `Confirm your email address to join ${realm.name}`, text });
 }
 
 async function existingAccount(tx: Tx, realm: Realm, email: string) {

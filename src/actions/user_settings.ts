@@ -27,6 +27,7 @@ import {
 } from "../domain/user_settings.js";
 import { changeEmailInTx, changeFullNameInTx, checkNewEmail, sendUserUpdate } from "./user_admin.js";
 import { setPresenceEnabledInTx } from "./presence.js";
+import { queueOutboxJob } from "../outbound/outbox.js";
 
 /** Zulip's PASSWORD_MIN_LENGTH. */
 const PASSWORD_MIN_LENGTH = 6;
@@ -128,8 +129,8 @@ export async function doUpdateSettings(app: AppContext, caller: Caller, change: 
       for (const notice of userSettingEvents(realm.id, user, "timezone", change.timezone)) events.send(notice);
       await sendUserUpdate(tx, events, realm, user, { timezone: change.timezone }, await userIdsWhoCanAccess(tx, realm, user));
     }
+    if (emailChange !== undefined) await queueEmailChangeConfirmation(app, tx, events, caller, emailChange);
   });
-  if (emailChange !== undefined) await sendEmailChangeConfirmation(app, caller, emailChange);
   return {};
 }
 
@@ -139,20 +140,16 @@ interface PendingEmailChange {
   expires: number;
 }
 
-/** Remembers the requested address under a fresh key and mails the link that confirms it. */
-async function sendEmailChangeConfirmation(app: AppContext, caller: Caller, email: string): Promise<void> {
+/** Remembers the requested address under a fresh key and queues the email with the link that confirms it. */
+async function queueEmailChangeConfirmation(app: AppContext, tx: Tx, events: PendingEvents, caller: Caller, email: string): Promise<void> {
   const pending: PendingEmailChange = { email, key: generateConfirmationKey(), expires: Math.floor(app.clock.now()) + EMAIL_CHANGE_VALIDITY_SECS };
-  await setUserProp(app.db, caller.user.id, "pending_email_change", pending);
+  await setUserProp(tx, caller.user.id, "pending_email_change", pending);
   const link = `${app.config.externalUrl}/accounts/confirm_new_email/${caller.user.id}-${pending.key}/`;
-  try {
-    await app.mailer.send({
-      to: email,
-      subject: `Verify your new email address for ${caller.realm.name}`,
-      text: `${caller.user.full_name} asked to use this address for their account in ${caller.realm.name}.\n\nTo confirm, open:\n${link}\n\nThe link works for one day.\n`,
-    });
-  } catch (err) {
-    app.log.error({ err, user_id: caller.user.id }, "could not send the email change confirmation");
-  }
+  await queueOutboxJob(app, tx, events, "email", {
+    to: email,
+    subject: `Verify your new email address for ${caller.realm.name}`,
+    text: `${caller.user.full_name} asked to use this address for their account in ${caller.realm.name}.\n\nTo confirm, open:\n${link}\n\nThe link works for one day.\n`,
+  });
 }
 
 export class EmailChangeRefused extends Error {}

@@ -81,6 +81,11 @@ export function registrationErrorCode(failure: BouncerFailure): string {
   }
 }
 
+/** Whether trying again later may succeed: the bouncer was unreachable or failed, rather than refused. */
+export function isTransientBouncerFailure(failure: BouncerFailure): boolean {
+  return failure.kind === "network" || failure.kind === "server";
+}
+
 /** How the E2EE endpoints report a bouncer failure (Zulip's test_e2ee_push_notifications). */
 export function e2eeBouncerError(failure: BouncerFailure): ZulipError {
   switch (failure.kind) {

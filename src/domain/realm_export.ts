@@ -102,7 +102,7 @@ export function isPrivateUserTable(table: string, columns: readonly string[]): b
 }
 
 /** Tables about this server rather than the organization's data: another server makes its own. */
-export const UNEXPORTED_TABLES: ReadonlySet<string> = new Set(["realm_exports", "push_uuids", "web_sessions"]);
+export const UNEXPORTED_TABLES: ReadonlySet<string> = new Set(["realm_exports", "push_uuids", "web_sessions", "outbox_jobs"]);
 
 /**
  * Tables in an order that loads every referenced table before the tables referring to it.

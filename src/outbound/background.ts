@@ -1,5 +1,5 @@
 /**
- * Work a request starts but does not wait for (talking to the push bouncer after a commit).
+ * Work a request starts but does not wait for (a realm export, a pass of the outbox worker).
  * Failures are logged, never thrown at anyone; tests wait for the work with `backgroundSettled`.
  */
 import type { AppContext } from "../context.js";

@@ -1,7 +1,8 @@
 /**
- * Outgoing email. Actions see only `EmailSender`; the one implementation here uses nodemailer,
- * over SMTP when the server has an SMTP URL and otherwise into an outbox folder of `.eml` files
- * under the data directory, which any mail program (or a person with a text editor) can read.
+ * Outgoing email. Actions queue emails in the outbox (src/outbound/outbox.ts), whose worker sees
+ * only `EmailSender`; the one implementation here uses nodemailer, over SMTP when the server has
+ * an SMTP URL and otherwise into an outbox folder of `.eml` files under the data directory, which
+ * any mail program (or a person with a text editor) can read.
  */
 import fs from "node:fs/promises";
 import path from "node:path";

@@ -461,6 +461,23 @@ export interface WebSessionTable {
   expires_at: number;
 }
 
+/**
+ * An email or push bouncer call waiting to be made. A worker takes a job by counting an attempt
+ * and moving next_attempt_at past the time the attempt may take (its lease); it deletes the job
+ * once done.
+ */
+export interface OutboxJobTable {
+  id: Generated<number>;
+  kind: string;
+  /** JSON; its shape depends on the kind. */
+  payload: string;
+  /** Attempts started so far: a worker finishing an attempt touches the job only if no other began since. */
+  attempts: Generated<number>;
+  /** UNIX seconds: when the job is due, or when the lease of the attempt under way ends. */
+  next_attempt_at: number;
+  created_at: number;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -502,6 +519,7 @@ export interface DB {
   reactions: ReactionTable;
   user_status: UserStatusTable;
   web_sessions: WebSessionTable;
+  outbox_jobs: OutboxJobTable;
 }
 
 export type Db = Kysely<DB>;

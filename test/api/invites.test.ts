@@ -51,7 +51,7 @@ const invitesChanged = (recipients: number[]) => ({ realmId: t.realm.id, event: 
 async function assertNothingHappened(log: EventLog) {
   assert.deepEqual(log.stop(), []);
   assert.deepEqual(await listInvites(t.owner), []);
-  assert.deepEqual(readOutbox(srv.dataDir), []);
+  assert.deepEqual(await readOutbox(srv), []);
 }
 
 async function createGroup(by: TestUser, name: string, params: Record<string, ParamValue> = {}): Promise<number> {
@@ -76,7 +76,7 @@ before(async () => {
 after(() => srv.close());
 beforeEach(async () => {
   await clearInvites(srv.app);
-  clearOutbox(srv.dataDir);
+  await clearOutbox(srv);
 });
 
 describe("POST /invites: who may invite", () => {
@@ -88,7 +88,7 @@ describe("POST /invites: who may invite", () => {
       assert.deepEqual(log.stop(), [invitesChanged([...adminIds(), u.id])]);
     }
     assert.deepEqual(
-      readOutbox(srv.dataDir).map((m) => m.to),
+      (await readOutbox(srv)).map((m) => m.to),
       [0, 1, 2, 3].map((i) => `person${i}@example.com`),
     );
   });
@@ -183,7 +183,7 @@ describe("POST /invites: invite_expires_in_minutes", () => {
         ["never@example.com", now, null],
       ],
     );
-    assert.match(readOutbox(srv.dataDir)[2].text, /This invitation does not expire\./);
+    assert.match((await readOutbox(srv))[2].text, /This invitation does not expire\./);
   });
 
   test("expired invitations are no longer listed", async () => {
@@ -319,7 +319,7 @@ describe("POST /invites: addresses", () => {
       ["a@example.com", "b@example.com", "c@example.com"],
     );
     assert.deepEqual(
-      readOutbox(srv.dataDir).map((m) => m.to),
+      (await readOutbox(srv)).map((m) => m.to),
       ["a@example.com", "b@example.com", "c@example.com"],
     );
   });
@@ -372,7 +372,7 @@ describe("POST /invites: addresses", () => {
     );
     assert.deepEqual(log.stop(), [invitesChanged([...adminIds(), t.member.id])]);
     assert.deepEqual((await listInvites(t.member)).map((i) => i.email), ["fresh@example.com"]);
-    assert.deepEqual(readOutbox(srv.dataDir).map((m) => m.to), ["fresh@example.com"]);
+    assert.deepEqual((await readOutbox(srv)).map((m) => m.to), ["fresh@example.com"]);
   });
 
   test("an address in another organization may be invited here", async () => {
@@ -536,7 +536,7 @@ describe("DELETE /invites/{invite_id}", () => {
 describe("POST /invites/{invite_id}/resend", () => {
   test("sends the same link again, to whoever may manage the invitation", async () => {
     await invite(t.member);
-    const [first] = readOutbox(srv.dataDir);
+    const [first] = await readOutbox(srv);
     const id = (await listInvites(t.member))[0].id;
     const log = new EventLog(srv);
     assert.deepEqual((await api(t.member).post(`/invites/${id}/resend`)).body, { result: "success", msg: "" });
@@ -545,7 +545,7 @@ describe("POST /invites/{invite_id}/resend", () => {
     expectError(await api(o.owner).post(`/invites/${id}/resend`), "No such invitation");
     expectError(await api(t.guest).post(`/invites/${id}/resend`), "Not allowed for guest users");
     assert.deepEqual(log.stop(), []);
-    const mails = readOutbox(srv.dataDir);
+    const mails = await readOutbox(srv);
     assert.equal(mails.length, 3);
     for (const m of mails) {
       assert.equal(m.to, "new@example.com");
@@ -564,7 +564,7 @@ describe("POST /invites/{invite_id}/resend", () => {
 describe("the invitation email", () => {
   test("names the inviter and organization and carries a working sign-up link", async () => {
     await invite(t.admin, { invitee_emails: "Reader <reader@example.com>" });
-    const [mail] = readOutbox(srv.dataDir);
+    const [mail] = await readOutbox(srv);
     assert.equal(mail.to, "reader@example.com");
     assert.equal(mail.subject, `${t.admin.fullName} invited you to join ${t.realm.name}`);
     assert.match(mail.headers.get("from")!, /^noreply@/);
@@ -584,7 +584,7 @@ describe("POST /invites/multiuse", () => {
     const key = (await srv.app.db.selectFrom("multiuse_invites").selectAll().executeTakeFirstOrThrow()).confirmation_key;
     assert.deepEqual(r.body, { result: "success", msg: "", invite_link: `${srv.app.config.externalUrl}/join/${key}/` });
     assert.deepEqual(log.stop(), [invitesChanged(adminIds())]);
-    assert.deepEqual(readOutbox(srv.dataDir), []);
+    assert.deepEqual(await readOutbox(srv), []);
   });
 
   test("others need create_multiuse_invite_group, and the same role, channel, group and welcome text rules", async () => {
@@ -690,7 +690,7 @@ describe("the daily invitation limit", () => {
     assert.equal((await new Api(limited.url, l.admin).post(`/invites/${id}/resend`)).status, 200);
     const resend = await new Api(limited.url, l.admin).post(`/invites/${id}/resend`);
     assert.equal(resend.body.daily_limit_reached, true);
-    assert.equal(readOutbox(limited.dataDir).length, 3);
+    assert.equal((await readOutbox(limited)).length, 3);
 
     limitClock.advance(86400);
     assert.equal((await limitedInvite("c@example.com, d@example.com")).status, 200);

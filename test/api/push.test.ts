@@ -67,6 +67,8 @@ beforeEach(async () => {
   useBouncer(false);
   await srv.app.db.deleteFrom("push_device_tokens").execute();
   await srv.app.db.deleteFrom("push_devices").execute();
+  // Pushes a test left to retry must not reach the next test's devices.
+  await srv.app.db.deleteFrom("outbox_jobs").execute();
 });
 
 describe("POST /users/me/apns_device_token and /users/me/android_gcm_reg_id", () => {
@@ -732,6 +734,25 @@ describe("push notifications for new messages", () => {
     const [payload] = sealedFor(phone);
     assert.equal(payload.content, "x".repeat(199) + "…");
     assert.equal(bouncer.to("push/notify")[0].body.gcm_payload.content_truncated, true);
+  });
+
+  test("a bouncer failure is retried later, without repeating what was delivered; a refusal is not", async () => {
+    bouncer.answer("push/e2ee/notify", { status: 503, raw: "" });
+    const id = await send(t.member, { type: "direct", to: [t.member2.id], content: "again" });
+    assert.equal(bouncer.to("push/notify").length, 1);
+    const waiting = await srv.app.db.selectFrom("outbox_jobs").select(["kind", "attempts"]).execute();
+    assert.deepEqual(waiting, [{ kind: "push_message", attempts: 1 }]);
+    bouncer.reset();
+    // As if the backoff had passed.
+    await srv.app.db.updateTable("outbox_jobs").set({ next_attempt_at: 0 }).execute();
+    await srv.outbox.wake();
+    assert.deepEqual(sealedFor(phone).map((p) => p.message_id), [id]);
+    assert.equal(bouncer.to("push/notify").length, 0);
+    assert.deepEqual(await srv.app.db.selectFrom("outbox_jobs").select("id").execute(), []);
+
+    bouncer.answer("push/e2ee/notify", { status: 400, json: { result: "error", msg: "Unknown realm", code: "MISSING_REMOTE_REALM" } });
+    await send(t.member, { type: "direct", to: [t.member2.id], content: "refused" });
+    assert.deepEqual(await srv.app.db.selectFrom("outbox_jobs").select("id").execute(), []);
   });
 
   test("a failing bouncer does not affect sending; without one nothing is attempted", async () => {

@@ -154,7 +154,7 @@ describe("emails", () => {
     for (const email of ["one@example.com", "two@example.com"]) assert.equal((await signUp(email)).status, 200);
     const third = await signUp("three@example.com");
     assert.match(await third.text(), /API usage exceeded rate limit/);
-    const sent = readOutbox(srv.dataDir).map((m) => m.to);
+    const sent = (await readOutbox(srv)).map((m) => m.to);
     assert.ok(sent.includes("two@example.com") && !sent.includes("three@example.com"));
   });
 });

@@ -10,13 +10,13 @@ import os from "node:os";
 import path from "node:path";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { ManualClock, startTestServer, type TestServer } from "../helpers/server.js";
 import { Api, type ParamValue } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { EventLog } from "../helpers/events.js";
 import { clearOutbox, joinPath, parseMail, readOutbox } from "../helpers/mail.js";
+import { TestSmtpServer } from "../helpers/smtp.js";
+import { backgroundSettled } from "../../src/outbound/background.js";
 import { clearInvites, setRealmProp, streamId } from "../helpers/invites.js";
 import type { Notice } from "../../src/events/bus.js";
 
@@ -44,7 +44,7 @@ async function inviteSomeone(by: TestUser, params: Record<string, ParamValue> = 
   const email = `newcomer${++counter}@example.com`;
   const r = await api(by).post("/invites", { invitee_emails: email, stream_ids: [], ...params });
   assert.equal(r.status, 200, JSON.stringify(r.body));
-  const mail = readOutbox(srv.dataDir).find((m) => m.to === email)!;
+  const mail = (await readOutbox(srv)).find((m) => m.to === email)!;
   return { email, path: joinPath(mail) };
 }
 
@@ -87,7 +87,7 @@ before(async () => {
 after(() => srv.close());
 beforeEach(async () => {
   await clearInvites(srv.app);
-  clearOutbox(srv.dataDir);
+  await clearOutbox(srv);
 });
 
 describe("the sign-up page", () => {
@@ -280,14 +280,14 @@ describe("signing up with an invitation", () => {
     assert.equal((await api(t.owner).get("/invites")).body.invites.length, 2);
     assert.equal((await page(path, { full_name: "Popular Person", password: PASSWORD })).status, 200);
     assert.deepEqual((await api(t.owner).get("/invites")).body.invites, []);
-    const other = readOutbox(srv.dataDir).filter((m) => m.to === email)[1];
+    const other = (await readOutbox(srv)).filter((m) => m.to === email)[1];
     assert.match((await page(joinPath(other))).html, /already been used|was revoked/);
   });
 
   test("when the address got an account meanwhile, the form says so", async () => {
     const first = await inviteSomeone(t.admin);
     assert.equal((await api(t.member).post("/invites", { invitee_emails: first.email, stream_ids: [] })).status, 200);
-    const second = joinPath(readOutbox(srv.dataDir).filter((m) => m.to === first.email)[1]);
+    const second = joinPath((await readOutbox(srv)).filter((m) => m.to === first.email)[1]);
     await srv.app.db.updateTable("email_invites").set({ status: 0 }).execute();
     assert.equal((await page(first.path, { full_name: "First Come", password: PASSWORD })).status, 200);
     await srv.app.db.updateTable("email_invites").set({ status: 0 }).where("confirmation_key", "=", second.split("/")[2]).execute();
@@ -322,12 +322,12 @@ describe("signing up through a reusable link", () => {
       assert.equal(r.status, 400);
       assert.match(r.html, new RegExp(`role="alert">${msg}<`));
     }
-    assert.deepEqual(readOutbox(srv.dataDir), []);
+    assert.deepEqual(await readOutbox(srv), []);
 
     const sent = await page(path, { email: " visitor@example.com " });
     assert.equal(sent.status, 200);
     assert.match(sent.html, /<h1>Check your email<\/h1>/);
-    const [mail] = readOutbox(srv.dataDir);
+    const [mail] = await readOutbox(srv);
     assert.equal(mail.to, "visitor@example.com");
     assert.equal(mail.subject, `Confirm your email address to join ${t.realm.name}`);
     const personal = joinPath(mail);
@@ -357,36 +357,21 @@ describe("signing up through a reusable link", () => {
     const r = await page(new URL(link).pathname, { email: "late@example.com" });
     assert.equal(r.status, 410);
     assert.match(r.html, /was revoked/);
-    assert.deepEqual(readOutbox(srv.dataDir), []);
+    assert.deepEqual(await readOutbox(srv), []);
   });
 });
 
 describe("invitation email over SMTP", () => {
-  let smtp: SMTPServer;
+  let smtp: TestSmtpServer;
   let mailSrv: TestServer;
-  const received: string[] = [];
 
   before(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["AUTH", "STARTTLS"],
-      logger: false,
-      onData(stream, _session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on("data", (c: Buffer) => chunks.push(c));
-        stream.on("end", () => {
-          received.push(Buffer.concat(chunks).toString("utf8"));
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-    const { port } = smtp.server.address() as AddressInfo;
-    mailSrv = await startTestServer({ smtpUrl: `smtp://127.0.0.1:${port}` });
+    smtp = await TestSmtpServer.start();
+    mailSrv = await startTestServer({ smtpUrl: smtp.url });
   });
   after(async () => {
     await mailSrv.close();
-    await new Promise<void>((resolve) => smtp.close(resolve));
+    await smtp.stop();
   });
 
   test("is delivered to the SMTP server, nothing goes to the outbox, and its link signs the person up", async () => {
@@ -395,11 +380,13 @@ describe("invitation email over SMTP", () => {
     const admin = new Api(mailSrv.url, m.admin);
     const r = await admin.post("/invites", { invitee_emails: "smtp-reader@example.com", stream_ids: [] });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.equal(received.length, 1);
+    await backgroundSettled(mailSrv.app);
+    assert.equal(smtp.received.length, 1);
     const [listed] = (await admin.get("/invites")).body.invites;
     assert.equal((await admin.post(`/invites/${listed.id}/resend`)).status, 200);
-    assert.equal(received.length, 2);
-    const mail = parseMail(received[0]);
+    await backgroundSettled(mailSrv.app);
+    assert.equal(smtp.received.length, 2);
+    const mail = parseMail(smtp.received[0]);
     assert.equal(mail.to, "smtp-reader@example.com");
     assert.equal(mail.subject, `${m.admin.fullName} invited you to join ${m.realm.name}`);
     assert.equal(fs.existsSync(`${mailSrv.dataDir}/outbox`), false);

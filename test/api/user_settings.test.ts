@@ -135,7 +135,7 @@ describe("PATCH /settings", () => {
   });
 
   test("email: a confirmation link is mailed; following it changes the address", async () => {
-    clearOutbox(srv.dataDir);
+    await clearOutbox(srv);
     expectError(await api(t.member).patch("/settings", { email: "not an address" }), "Invalid address.");
     expectError(await api(t.member).patch("/settings", { email: t.admin.email }), "Already has an account.");
     await setRealmProps(srv.app, t.realm.id, { email_changes_disabled: true });
@@ -143,7 +143,7 @@ describe("PATCH /settings", () => {
     await setRealmProps(srv.app, t.realm.id, { email_changes_disabled: false });
     await ok(api(t.member).patch("/settings", { email: " new-member@example.com " }));
     assert.equal((await ok(api(t.member).get("/users/me"))).delivery_email, t.member.email, "nothing changes before confirmation");
-    const [mail] = readOutbox(srv.dataDir);
+    const [mail] = await readOutbox(srv);
     assert.equal(mail.to, "new-member@example.com");
     const link = /https?:\/\/\S+?(\/accounts\/confirm_new_email\/\S+\/)/.exec(mail.text)![1];
     const forged = await fetch(`${srv.url}${link.replace(/-([A-Za-z0-9]+)\/$/, "-AAAA/")}`);
@@ -154,7 +154,7 @@ describe("PATCH /settings", () => {
     const renamed = { ...t.member, email: "new-member@example.com" };
     assert.equal((await ok(api(renamed).get("/users/me"))).delivery_email, "new-member@example.com");
     await ok(api(renamed).patch("/settings", { email: t.member.email }));
-    const back = /https?:\/\/\S+?(\/accounts\/confirm_new_email\/\S+\/)/.exec(readOutbox(srv.dataDir)[1].text)![1];
+    const back = /https?:\/\/\S+?(\/accounts\/confirm_new_email\/\S+\/)/.exec((await readOutbox(srv))[1].text)![1];
     assert.equal((await fetch(`${srv.url}${back}`)).status, 200);
   });
 

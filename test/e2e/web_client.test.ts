@@ -290,7 +290,7 @@ describe("the web client in Chromium", () => {
     await iago.page.locator(".list >> text=newcomer@example.com").waitFor();
     await iago.context.close();
 
-    const mail = readOutbox(srv.dataDir).find((m) => m.to === "newcomer@example.com");
+    const mail = (await readOutbox(srv)).find((m) => m.to === "newcomer@example.com");
     assert.ok(mail, "the invitation is in the outbox");
     const context = await browser!.newContext({ baseURL: srv.url });
     const page = await context.newPage();

@@ -2,6 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { outboxDir } from "../../src/outbound/email.js";
+import { backgroundSettled } from "../../src/outbound/background.js";
+import type { AppContext } from "../../src/context.js";
 
 export interface Mail {
   headers: Map<string, string>;
@@ -33,9 +35,10 @@ export function parseMail(raw: string): Mail {
   return { headers, to: headers.get("to") ?? "", subject: headers.get("subject") ?? "", text: text.replace(/\r\n/g, "\n") };
 }
 
-/** Every message in the outbox, oldest first. */
-export function readOutbox(dataDir: string): Mail[] {
-  const dir = outboxDir(dataDir);
+/** Every message in the server's outbox folder, oldest first, once the emails it queued are sent. */
+export async function readOutbox(srv: { app: AppContext; dataDir: string }): Promise<Mail[]> {
+  await backgroundSettled(srv.app);
+  const dir = outboxDir(srv.dataDir);
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
@@ -43,8 +46,10 @@ export function readOutbox(dataDir: string): Mail[] {
     .map((f) => parseMail(fs.readFileSync(path.join(dir, f), "utf8")));
 }
 
-export function clearOutbox(dataDir: string): void {
-  fs.rmSync(outboxDir(dataDir), { recursive: true, force: true });
+/** Empties the outbox folder once the emails queued so far are sent, so none lands there later. */
+export async function clearOutbox(srv: { app: AppContext; dataDir: string }): Promise<void> {
+  await backgroundSettled(srv.app);
+  fs.rmSync(outboxDir(srv.dataDir), { recursive: true, force: true });
 }
 
 /** The path of the sign-up link in a message, e.g. /join/abc.../ */

@@ -23,6 +23,7 @@ import * as m023 from "./023_subscriber_indexes.js";
 import * as m024 from "./024_web_sessions.js";
 import * as m025 from "./025_private_message_index.js";
 import * as m026 from "./026_channel_activity_index.js";
+import * as m027 from "./027_outbox.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
 
@@ -51,4 +52,5 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["024_web_sessions", m024.up],
   ["025_private_message_index", m025.up],
   ["026_channel_activity_index", m026.up],
+  ["027_outbox", m027.up],
 ];

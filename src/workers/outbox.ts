@@ -1,0 +1,145 @@
+/**
+ * Makes the outbox's jobs (src/outbound/outbox.ts): emails and push bouncer calls. Every process
+ * runs one; a job is taken by one worker at a time, under a lease longer than an attempt may
+ * last, and deleted once done. A failed attempt is tried again after a growing delay, until the
+ * job is given up. The worker wakes when this process queues jobs, and looks for jobs other
+ * processes queued (or that fell due) every few seconds.
+ */
+import type { AppContext, TimerHandle, Timers } from "../context.js";
+import { startBackground } from "../outbound/background.js";
+import { onOutboxJobsQueued, type OutboxPayloads } from "../outbound/outbox.js";
+import { claimDueOutboxJobs, deleteOutboxJob, nextOutboxAttemptAt, retryOutboxJobAt, type OutboxJobRow } from "../store/outbox.js";
+import { forwardRegistration, pushMessageTo } from "../actions/push_devices.js";
+
+/** The longest the worker sleeps without looking for jobs. */
+export const POLL_SECONDS = 5;
+/** Jobs one worker takes at once and attempts side by side. */
+const BATCH_SIZE = 20;
+/** How long after the n-th failed attempt the next one is made; the last delay repeats. */
+export const RETRY_DELAYS_SECONDS = [10, 60, 300, 1800, 3600];
+/** Attempts after which a job is given up: about nine hours of retrying. */
+export const MAX_ATTEMPTS = 12;
+/** Beyond the attempt timeout, how long a lease lasts: the time to record the outcome. */
+const LEASE_MARGIN_SECONDS = 30;
+
+export const retryDelaySeconds = (attempts: number) => RETRY_DELAYS_SECONDS[Math.min(attempts, RETRY_DELAYS_SECONDS.length) - 1];
+
+async function perform(app: AppContext, job: OutboxJobRow): Promise<void> {
+  const payload: unknown = JSON.parse(job.payload);
+  switch (job.kind) {
+    case "email":
+      return app.mailer.send(payload as OutboxPayloads["email"]);
+    case "push_message":
+      return pushMessageTo(app, payload as OutboxPayloads["push_message"]);
+    case "push_register":
+      return forwardRegistration(app, payload as OutboxPayloads["push_register"]);
+    default:
+      // Perhaps queued by a newer version of Confab sharing the database; it may take the job.
+      throw new Error(`unknown outbox job kind ${job.kind}`);
+  }
+}
+
+export class OutboxWorker {
+  private timer: TimerHandle | undefined;
+  private work: Promise<void> = Promise.resolve();
+  private passQueued = false;
+  private closed = false;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly app: AppContext,
+    private readonly timers: Timers,
+  ) {}
+
+  /** Makes what was left from before (by any process), then keeps up. */
+  start(): void {
+    this.unsubscribe = onOutboxJobsQueued(this.app, () => void this.wake());
+    void this.wake();
+  }
+
+  /** Attempts every job due now; returns how many attempts it made. */
+  async runPass(): Promise<number> {
+    const timeoutSeconds = this.app.config.outboxJobTimeoutMs / 1000;
+    let attempted = 0;
+    for (;;) {
+      const now = this.app.clock.now();
+      const jobs = await claimDueOutboxJobs(this.app.db, this.app.dialect, now, now + timeoutSeconds + LEASE_MARGIN_SECONDS, BATCH_SIZE);
+      if (!jobs.length) return attempted;
+      attempted += jobs.length;
+      await Promise.all(jobs.map((job) => this.attempt(job)));
+    }
+  }
+
+  /**
+   * Runs a pass after any under way (one waiting pass serves every wake meanwhile), then sets the
+   * timer for the next. Tests wait for it with `backgroundSettled`.
+   */
+  wake(): Promise<void> {
+    if (!this.passQueued) {
+      this.passQueued = true;
+      this.work = this.work.then(() => {
+        this.passQueued = false;
+        return this.tick();
+      });
+      const work = this.work;
+      startBackground(this.app, "outbox", () => work);
+    }
+    return this.work;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.unsubscribe?.();
+    this.cancelTimer();
+    await this.work;
+  }
+
+  private async attempt(job: OutboxJobRow): Promise<void> {
+    const { db, log } = this.app;
+    try {
+      await this.withinTimeout(perform(this.app, job));
+    } catch (err) {
+      const context = { err, job_id: job.id, kind: job.kind, attempts: job.attempts };
+      if (job.attempts >= MAX_ATTEMPTS) {
+        log.error(context, "outbox job given up");
+        await deleteOutboxJob(db, job);
+      } else {
+        const delay = retryDelaySeconds(job.attempts);
+        log.warn({ ...context, retry_in_seconds: delay }, "outbox job failed; will retry");
+        await retryOutboxJobAt(db, job, this.app.clock.now() + delay);
+      }
+      return;
+    }
+    await deleteOutboxJob(db, job);
+  }
+
+  /** The attempt goes on after the timeout, but the job is then free to be tried again. */
+  private withinTimeout(attempt: Promise<void>): Promise<void> {
+    const ms = this.app.config.outboxJobTimeoutMs;
+    let timer: TimerHandle;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = this.timers.setTimeout(() => reject(new Error(`outbox job: no outcome within ${ms} ms`)), ms);
+    });
+    return Promise.race([attempt, timeout]).finally(() => this.timers.clearTimeout(timer));
+  }
+
+  private cancelTimer(): void {
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private async tick(): Promise<void> {
+    if (this.closed) return;
+    this.cancelTimer();
+    let delaySeconds = POLL_SECONDS;
+    try {
+      await this.runPass();
+      const next = await nextOutboxAttemptAt(this.app.db);
+      if (next !== undefined) delaySeconds = Math.min(POLL_SECONDS, Math.max(0, next - this.app.clock.now()));
+    } catch (err) {
+      this.app.log.error({ err }, "outbox pass failed; retrying later");
+    }
+    if (this.closed) return;
+    this.timer = this.timers.setTimeout(() => void this.wake(), delaySeconds * 1000);
+  }
+}
