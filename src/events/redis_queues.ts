@@ -151,20 +151,32 @@ redis.call('ZADD', p .. ':exp', now + tonumber(h[4]) + (waits and tonumber(ARGV[
 return result
 `);
 
-/** A waiting poll's look at its queue after a wake. ARGV: prefix, id, the poll's generation, now. */
+/**
+ * Waiting polls' look at their queues after a wake. ARGV: prefix, now, then pairs of queue id and
+ * the poll's generation. Returns, per pair: {'gone'}, {'wait'}, or {'done', events...}.
+ */
 const RECHECK = script(`
-local id = ARGV[2]
-local q = qkey(id)
-local h = redis.call('HMGET', q, 'gen', 'life')
-if not h[1] then return {'gone'} end
-local result = withEvents({'done'}, q)
-local current = h[1] == ARGV[3]
-if #result == 1 and current then return {'wait'} end
-if current then
-  redis.call('HSET', q, 'held', 0)
-  redis.call('ZADD', p .. ':exp', tonumber(ARGV[4]) + tonumber(h[2]), id)
+local now = tonumber(ARGV[2])
+local replies = {}
+for i = 3, #ARGV, 2 do
+  local id = ARGV[i]
+  local q = qkey(id)
+  local h = redis.call('HMGET', q, 'gen', 'life')
+  if not h[1] then
+    replies[#replies + 1] = {'gone'}
+  else
+    local result = withEvents({'done'}, q)
+    local current = h[1] == ARGV[i + 1]
+    if #result == 1 and current then
+      result = {'wait'}
+    elseif current then
+      redis.call('HSET', q, 'held', 0)
+      redis.call('ZADD', p .. ':exp', now + tonumber(h[2]), id)
+    end
+    replies[#replies + 1] = result
+  end
 end
-return result
+return replies
 `);
 
 /** ARGV: prefix, id, user. */
@@ -255,7 +267,7 @@ export class RedisEventQueues implements EventQueueService {
   /** Subscribes to wake-ups; resolves once they are heard. */
   async listen(): Promise<void> {
     await this.link.listen("wake", (message) => {
-      for (const queueId of message.split(",")) if (this.waits.has(queueId)) void this.recheck(queueId);
+      void this.recheck(message.split(","));
     });
   }
 
@@ -301,6 +313,7 @@ export class RedisEventQueues implements EventQueueService {
       this.now(),
       this.opts.maxQueuesPerUser ?? 0,
     ]);
+    this.rememberProfile(queueId, spec);
     return queueId;
   }
 
@@ -369,7 +382,7 @@ export class RedisEventQueues implements EventQueueService {
       if (this.waits.get(queueId) === wait) this.finish(queueId, []);
     });
     for (const listener of this.longPollListeners) listener({ queueId, userId: req.userId });
-    if (wait.woken) void this.recheck(queueId);
+    if (wait.woken) void this.recheck([queueId]);
     return answer;
   }
 
@@ -392,27 +405,33 @@ export class RedisEventQueues implements EventQueueService {
     if (!pushed && this.waits.get(queueId) === wait) this.finish(queueId, []);
   }
 
-  private async recheck(queueId: string): Promise<void> {
-    const wait = this.waits.get(queueId);
-    if (!wait) return;
-    if (wait.gen === undefined) {
-      wait.woken = true;
-      return;
+  /** Reads the queues this process holds waits on, in one script, and answers those with news. */
+  private async recheck(queueIds: string[]): Promise<void> {
+    const checks: [string, Wait][] = [];
+    for (const queueId of queueIds) {
+      const wait = this.waits.get(queueId);
+      if (!wait) continue;
+      if (wait.gen === undefined) wait.woken = true;
+      else checks.push([queueId, wait]);
     }
-    let reply: string[];
+    if (!checks.length) return;
+    let replies: string[][];
     try {
-      reply = (await this.run(RECHECK, [queueId, wait.gen, this.now()])) as string[];
-    } catch {
+      replies = (await this.run(RECHECK, [this.now(), ...checks.flatMap(([queueId, wait]) => [queueId, wait.gen!])])) as string[][];
+    } catch (err) {
+      this.opts.log?.error({ err }, "could not read event queues after a wake-up");
       return;
     }
-    if (this.waits.get(queueId) !== wait) return;
-    const [status, ...events] = reply;
-    if (status === "gone") {
-      this.profiles.delete(queueId);
-      this.finish(queueId, []);
-    } else if (status === "done") {
-      this.finish(queueId, events.map(parseEvent));
-    }
+    checks.forEach(([queueId, wait], i) => {
+      if (this.waits.get(queueId) !== wait) return;
+      const [status, ...events] = replies[i];
+      if (status === "gone") {
+        this.profiles.delete(queueId);
+        this.finish(queueId, []);
+      } else if (status === "done") {
+        this.finish(queueId, events.map(parseEvent));
+      }
+    });
   }
 
   /** Appends events to queues; returns how many queues still existed. */
@@ -485,13 +504,17 @@ export class RedisEventQueues implements EventQueueService {
       batch.forEach((id, i) => {
         const json = specs[i]?.[1];
         if (typeof json !== "string") return;
-        const profile = profileOf(id, JSON.parse(json) as QueueSpec);
-        if (this.profiles.size >= MAX_CACHED_PROFILES) this.profiles.delete(this.profiles.keys().next().value!);
-        this.profiles.set(id, profile);
-        found.set(id, profile);
+        found.set(id, this.rememberProfile(id, JSON.parse(json) as QueueSpec));
       });
     }
     return found;
+  }
+
+  private rememberProfile(queueId: string, spec: QueueSpec): QueueProfile {
+    const profile = profileOf(queueId, spec);
+    if (this.profiles.size >= MAX_CACHED_PROFILES) this.profiles.delete(this.profiles.keys().next().value!);
+    this.profiles.set(queueId, profile);
+    return profile;
   }
 
   onLongPoll(listener: LongPollListener): () => void {
