@@ -11,11 +11,6 @@ import { USER_GROUP_TABLES } from "./store/user_groups.js";
 import { createRenderDataCaches } from "./markdown/context.js";
 import { EventBus } from "./events/bus.js";
 import { EventQueues } from "./events/queues.js";
-import { RedisEventQueues } from "./events/redis_queues.js";
-import type { EventQueueService } from "./events/queue_service.js";
-import { RedisLink } from "./cluster/redis_link.js";
-import { shareTableVersions } from "./cluster/shared_table_versions.js";
-import { RedisRateLimitStore } from "./security/redis_rate_limit_store.js";
 import { buildServer, createLogger } from "./app.js";
 import { ScheduledMessageWorker } from "./workers/scheduled_messages.js";
 import { OutboxWorker } from "./workers/outbox.js";
@@ -65,18 +60,12 @@ export async function openAppContext(
     log.error({ err, event_type: notice.event.type, users: notice.userIds.length }, "an event of a committed change could not be queued"),
   );
   // With Redis, whatever one process keeps must be seen by the others: queues, limits, cache versions.
-  const link = config.redisUrl ? await RedisLink.connect(config.redisUrl, config.redisKeyPrefix) : undefined;
-  let eventQueues: EventQueueService;
-  if (link) {
-    await shareTableVersions(link, database.versions, log);
-    const shared = new RedisEventQueues({ link, clock, timers, log, timings: config.eventQueue, maxQueuesPerUser: config.maxQueuesPerUser });
-    await shared.listen();
-    eventQueues = shared;
-  } else {
-    eventQueues = new EventQueues({ clock, timers, timings: config.eventQueue, maxQueuesPerUser: config.maxQueuesPerUser });
-  }
+  const shared = config.redisUrl
+    ? await (await import("./cluster/shared_state.js")).openSharedState({ ...config, redisUrl: config.redisUrl }, database.versions, { clock, timers, log })
+    : undefined;
+  const eventQueues = shared?.eventQueues ?? new EventQueues({ clock, timers, timings: config.eventQueue, maxQueuesPerUser: config.maxQueuesPerUser });
   eventQueues.start(bus);
-  const storage = openFileStorage(config);
+  const storage = await openFileStorage(config);
   const app: AppContext = {
     db: database.db,
     dialect: database.dialect,
@@ -87,8 +76,8 @@ export async function openAppContext(
     eventQueues,
     mailer: createEmailSender(config, log),
     files: storage.files,
-    uploadTokenKey: link ? await link.sharedSecret("upload_token_key") : loadOrCreateKey(path.join(config.dataDir, "upload_token.key")),
-    rateLimiter: new RateLimiter(config.rateLimiting, config.rateLimitRules, link ? new RedisRateLimitStore(link) : new MemoryRateLimitStore(), clock),
+    uploadTokenKey: shared?.uploadTokenKey ?? loadOrCreateKey(path.join(config.dataDir, "upload_token.key")),
+    rateLimiter: new RateLimiter(config.rateLimiting, config.rateLimitRules, shared?.rateLimits ?? new MemoryRateLimitStore(), clock),
     versions: database.versions,
     caches: {
       credentials: new ReadCache(database.versions, ["users", "realms"], CACHED_USERS),
@@ -106,7 +95,7 @@ export async function openAppContext(
     app,
     async close() {
       await eventQueues.close();
-      await link?.close();
+      await shared?.close();
       storage.close();
       await database.close();
     },
