@@ -16,6 +16,7 @@ import type { StreamRow } from "./store/streams.js";
 import type { Realm } from "./store/realms.js";
 import type { ProfileData } from "./store/custom_profile_fields.js";
 import type { RenderDataCaches } from "./markdown/context.js";
+import type { SerializedUsers } from "./events/sections/realm_user.js";
 
 /** A source of the current time in UNIX seconds; injectable so tests control time. */
 export interface Clock {
@@ -77,6 +78,8 @@ export interface Caches {
   realmStreams: ReadCache<readonly StreamRow[]>;
   /** Every account of an organization, by realm id. */
   realmUsers: ReadCache<readonly UserRow[]>;
+  /** An organization's user list as POST /register gives it, by "realm id:viewer role:client gravatar". */
+  serializedUsers: ReadCache<SerializedUsers>;
   /** How many active users each of an organization's channels has, by realm id. */
   subscriberCounts: ReadCache<Map<number, number>>;
   /** An organization's channel traffic (stale by up to an hour, as Zulip's), by realm id. */

@@ -85,6 +85,8 @@ export async function openAppContext(
       profileData: new ReadCache(database.versions, ["custom_profile_fields", "custom_profile_values"], CACHED_USERS),
       renderData: createRenderDataCaches(database.versions, CACHED_ORGANIZATIONS),
       realmUsers: new ReadCache(database.versions, ["users"], CACHED_ORGANIZATIONS),
+      // A few roles and two avatar styles per organization.
+      serializedUsers: new ReadCache(database.versions, ["users", "custom_profile_fields", "custom_profile_values"], CACHED_ORGANIZATIONS * 4),
       realmStreams: new ReadCache(database.versions, ["streams"], CACHED_ORGANIZATIONS),
       userGroups: new ReadCache(database.versions, USER_GROUP_TABLES, CACHED_ORGANIZATIONS),
       subscriberCounts: new ReadCache(database.versions, SUBSCRIBER_COUNT_TABLES, CACHED_ORGANIZATIONS),

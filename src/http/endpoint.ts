@@ -7,6 +7,7 @@ import type { AppContext } from "../context.js";
 import { authenticate, clientName, type Caller } from "./auth.js";
 import { parseParams, rawParams, unusedParameters, type ParamSpecs, type ParamValues } from "./params.js";
 import { rateLimit } from "./rate_limit.js";
+import { stringifyWithRaw } from "./raw_json.js";
 
 export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 type Body = Record<string, unknown>;
@@ -35,7 +36,7 @@ export interface EndpointDef {
 export function sendSuccess(reply: FastifyReply, data: Body, ignored: string[] = []): FastifyReply {
   const body: Body = { result: "success", msg: "", ...data };
   if (ignored.length) body.ignored_parameters_unsupported = ignored;
-  return reply.status(200).type("application/json").send(JSON.stringify(body) + "\n");
+  return reply.status(200).type("application/json").send(stringifyWithRaw(body) + "\n");
 }
 
 function pathValues(request: FastifyRequest): Record<string, number | string> {

@@ -150,6 +150,49 @@ describe("POST /register", () => {
     assert.equal("profile_data" in bot, false);
   });
 
+  test("realm_user: one list is shared by viewers of a role, yet each sees their own address, and changes show at once", async () => {
+    const entry = (body: Record<string, any>, u: TestUser) =>
+      (body.realm_users as { user_id: number }[]).find((x) => x.user_id === u.id) as Record<string, unknown>;
+    // Addresses are visible to administrators only (the default): members see their own alone.
+    const first = await register(t.member, { fetch_event_types: ["realm_user"] });
+    const second = await register(t.member2, { fetch_event_types: ["realm_user"] });
+    assert.equal(entry(first, t.member).delivery_email, t.member.email);
+    assert.equal(entry(first, t.member2).delivery_email, null);
+    assert.equal(entry(second, t.member2).delivery_email, t.member2.email);
+    assert.equal(entry(second, t.member).delivery_email, null);
+    const admin = await register(t.admin, { fetch_event_types: ["realm_user"] });
+    assert.equal(entry(admin, t.member).delivery_email, t.member.email);
+    assert.equal(entry(admin, t.member2).delivery_email, t.member2.email);
+    // The same viewer role with and without gravatar URLs are different lists.
+    const gravatars = await register(t.member2, { fetch_event_types: ["realm_user"], client_gravatar: false });
+    assert.match(String(entry(gravatars, t.owner).avatar_url), /gravatar/);
+
+    const renamed = `${t.member.fullName} (renamed)`;
+    const r = await api(t.member).patch("/settings", { full_name: renamed });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    try {
+      assert.equal(entry(await register(t.member2, { fetch_event_types: ["realm_user"] }), t.member).full_name, renamed);
+      // A change queued while the list was read is applied to the shared entry, in this response only.
+      let trigger: (() => Promise<void>) | undefined = () =>
+        publish([t.member2.id], { type: "realm_user", op: "update", person: { user_id: t.owner.id, full_name: "Queued Name" } });
+      registerStateSection({
+        name: "realm_user_probe",
+        fetchTypes: ["realm_user"],
+        eventTypes: [],
+        async fetch() {
+          await trigger?.();
+          trigger = undefined;
+          return {};
+        },
+      });
+      const folded = await register(t.member2, { fetch_event_types: ["realm_user"] });
+      assert.equal(entry(folded, t.owner).full_name, "Queued Name");
+      assert.equal(entry(await register(t.member2, { fetch_event_types: ["realm_user"] }), t.owner).full_name, t.owner.fullName);
+    } finally {
+      await api(t.member).patch("/settings", { full_name: t.member.fullName });
+    }
+  });
+
   test("each role's own permissions", async () => {
     const cases: [TestUser, Record<string, boolean>][] = [
       [t.owner, { is_owner: true, is_admin: true, is_moderator: false, is_guest: false, can_create_web_public_streams: true }],

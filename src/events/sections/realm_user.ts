@@ -7,6 +7,8 @@ import { groupsOfUser } from "../../store/groups.js";
 import { realmUserRows } from "../../actions/users.js";
 import { accessibleUserIds, canAccessAllUsers } from "../../store/user_access.js";
 import { profileDataByUser } from "../../store/custom_profile_fields.js";
+import type { UserRow } from "../../store/users.js";
+import { RawJson } from "../../http/raw_json.js";
 
 type ApiUser = Record<string, unknown>;
 const RAW_USERS = "_raw_users";
@@ -33,22 +35,109 @@ function inaccessibleUser(ctx: StateContext, userId: number): ApiUser {
   };
 }
 
+/**
+ * The users of an organization as a viewer of one role sees them (with or without gravatar URLs),
+ * serialized one by one, without is_active: the same for every such viewer but in their own
+ * entry, so it is built once per change to the users rather than on every POST /register.
+ */
+export interface SerializedUsers {
+  ids: number[];
+  active: boolean[];
+  json: string[];
+}
+
+async function serializedUsers(ctx: StateContext, users: readonly UserRow[]): Promise<SerializedUsers> {
+  const { app, realm, user: me, options } = ctx;
+  const key = `${realm.id}:${me.role}:${options.clientGravatar ? 1 : 0}`;
+  const loaded = await app.caches.serializedUsers.get(key, app.db, async () => {
+    const profiles = await profileDataByUser(app.db, realm.id);
+    // Anyone of the viewer's role but the viewer, whose own entry is made apart.
+    const viewer = { ...me, id: -1 };
+    const out: SerializedUsers = { ids: [], active: [], json: [] };
+    for (const u of users) {
+      if (u.is_system_bot === 1) continue;
+      const { is_active: active, ...rest } = formatUser(u, viewer, {
+        clientGravatar: options.clientGravatar,
+        profileData: u.is_bot === 1 ? undefined : (profiles.get(u.id) ?? {}),
+      });
+      out.ids.push(u.id);
+      out.active.push(active === true);
+      out.json.push(JSON.stringify(rest));
+    }
+    return out;
+  });
+  return loaded!;
+}
+
+/**
+ * The user list while POST /register builds its state: serialized entries, and the users that
+ * events queued meanwhile (or the caller's own entry) changed, as objects.
+ */
+class UserEntries {
+  private positions: Map<number, number> | undefined;
+  private readonly changed = new Map<number, ApiUser | null>();
+
+  constructor(private readonly base: SerializedUsers) {}
+
+  get(id: number): ApiUser | undefined {
+    if (this.changed.has(id)) return this.changed.get(id) ?? undefined;
+    this.positions ??= new Map(this.base.ids.map((userId, i) => [userId, i]));
+    const i = this.positions.get(id);
+    if (i === undefined) return undefined;
+    const user: ApiUser = { ...(JSON.parse(this.base.json[i]) as ApiUser), is_active: this.base.active[i] };
+    this.changed.set(id, user);
+    return user;
+  }
+
+  set(id: number, user: ApiUser): void {
+    this.changed.set(id, user);
+  }
+
+  delete(id: number): void {
+    this.changed.set(id, null);
+  }
+
+  /** Active and deactivated users, each list in id order, as JSON arrays. */
+  lists(): { active: RawJson; inactive: RawJson } {
+    const entries: { id: number; active: boolean; json: string }[] = [];
+    this.base.ids.forEach((id, i) => {
+      if (!this.changed.has(id)) entries.push({ id, active: this.base.active[i], json: this.base.json[i] });
+    });
+    for (const [id, user] of this.changed) {
+      if (!user) continue;
+      const { is_active: active, ...rest } = user;
+      entries.push({ id, active: active === true, json: JSON.stringify(rest) });
+    }
+    entries.sort((a, b) => a.id - b.id);
+    const list = (active: boolean) => new RawJson(`[${entries.filter((e) => e.active === active).map((e) => e.json).join(",")}]`);
+    return { active: list(true), inactive: list(false) };
+  }
+}
+
 async function realmUserState(ctx: StateContext): Promise<State> {
   const { app, realm, user: me, options } = ctx;
   const users = await realmUserRows(app, realm.id);
-  const profiles = await profileDataByUser(app.db, realm.id);
   const accessible = (await canAccessAllUsers(app.db, realm, me.id)) ? null : await accessibleUserIds(app.db, realm, me.id);
-  const raw: Record<string, ApiUser> = {};
-  for (const u of users) {
-    if (u.is_system_bot === 1) continue;
-    if (accessible && !accessible.has(u.id)) {
-      if (!options.capabilities.user_list_incomplete) raw[u.id] = inaccessibleUser(ctx, u.id);
-      continue;
+  let entries: UserEntries;
+  if (!accessible) {
+    entries = new UserEntries(await serializedUsers(ctx, users));
+    const own = entries.get(me.id);
+    if (own) entries.set(me.id, { ...own, delivery_email: me.delivery_email });
+  } else {
+    // Who a guest may see differs from guest to guest: nothing here is shared.
+    const profiles = await profileDataByUser(app.db, realm.id);
+    entries = new UserEntries({ ids: [], active: [], json: [] });
+    for (const u of users) {
+      if (u.is_system_bot === 1) continue;
+      if (!accessible.has(u.id)) {
+        if (!options.capabilities.user_list_incomplete) entries.set(u.id, inaccessibleUser(ctx, u.id));
+        continue;
+      }
+      entries.set(
+        u.id,
+        formatUser(u, me, { clientGravatar: options.clientGravatar, profileData: u.is_bot === 1 ? undefined : (profiles.get(u.id) ?? {}) }),
+      );
     }
-    raw[u.id] = formatUser(u, me, {
-      clientGravatar: options.clientGravatar,
-      profileData: u.is_bot === 1 ? undefined : (profiles.get(u.id) ?? {}),
-    });
   }
   const crossRealmBots = users
     .filter((u) => u.is_system_bot === 1)
@@ -60,7 +149,7 @@ async function realmUserState(ctx: StateContext): Promise<State> {
   const canCreatePublic = member("can_create_public_channel_group");
   const canCreateWebPublic = member("can_create_web_public_channel_group");
   return {
-    [RAW_USERS]: raw,
+    [RAW_USERS]: entries,
     cross_realm_bots: crossRealmBots,
     avatar_source: "G",
     avatar_url_medium: `${gravatarUrl(me.delivery_email)}&s=500`,
@@ -101,21 +190,21 @@ function applyUserUpdate(user: ApiUser, person: ApiUser): void {
 }
 
 function applyRealmUser(state: State, event: Event, ctx: StateContext): void {
-  const raw = state[RAW_USERS] as Record<string, ApiUser>;
+  const entries = state[RAW_USERS] as UserEntries;
   const person = event.person as ApiUser;
-  const id = String(person.user_id);
+  const id = Number(person.user_id);
   if (event.op === "add") {
     const added: ApiUser = { ...person, is_active: true };
     if (ctx.options.clientGravatar && String(added.avatar_url ?? "").includes("gravatar.com")) added.avatar_url = null;
     if (!added.is_bot && !("profile_data" in added)) added.profile_data = {};
-    raw[id] = added;
+    entries.set(id, added);
   } else if (event.op === "remove") {
     // The user is no longer accessible: a placeholder takes their place, or nothing at all.
-    if (ctx.options.capabilities.user_list_incomplete) delete raw[id];
-    else raw[id] = inaccessibleUser(ctx, Number(id));
-  } else if (event.op === "update" && raw[id]) {
-    applyUserUpdate(raw[id], person);
-    if (Number(id) === ctx.user.id) {
+    if (ctx.options.capabilities.user_list_incomplete) entries.delete(id);
+    else entries.set(id, inaccessibleUser(ctx, id));
+  } else if (event.op === "update" && entries.get(id)) {
+    applyUserUpdate(entries.get(id)!, person);
+    if (id === ctx.user.id) {
       for (const field of ["full_name", "delivery_email", "avatar_source", "avatar_url_medium", "avatar_url"]) {
         if (field in person) state[field] = person[field];
       }
@@ -137,14 +226,9 @@ registerStateSection({
   fetch: realmUserState,
   apply: applyRealmUser,
   finish(state) {
-    const users = Object.values(state[RAW_USERS] as Record<string, ApiUser>).sort(
-      (a, b) => (a.user_id as number) - (b.user_id as number),
-    );
-    // Copies without is_active rather than `delete`, which would leave 10,000 objects in V8's
-    // slow dictionary mode for JSON.stringify.
-    const withoutActive = ({ is_active: _, ...rest }: ApiUser) => rest;
-    state.realm_users = users.filter((u) => u.is_active).map(withoutActive);
-    state.realm_non_active_users = users.filter((u) => !u.is_active).map(withoutActive);
+    const { active, inactive } = (state[RAW_USERS] as UserEntries).lists();
+    state.realm_users = active;
+    state.realm_non_active_users = inactive;
     delete state[RAW_USERS];
   },
 });
