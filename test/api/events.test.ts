@@ -187,6 +187,17 @@ describe("POST /register", () => {
       });
       const folded = await register(t.member2, { fetch_event_types: ["realm_user"] });
       assert.equal(entry(folded, t.owner).full_name, "Queued Name");
+      // One that adds a user changes the lists' shape; the new user takes its place in id order.
+      trigger = async () => {
+        await publish([t.member2.id], { type: "realm_user", op: "update", person: { user_id: t.owner.id, full_name: "Queued Again" } });
+        await publish([t.member2.id], { type: "realm_user", op: "add", person: { user_id: 0, full_name: "Early Bird", email: "early@example.com", is_bot: false } });
+      };
+      const added = await register(t.member2, { fetch_event_types: ["realm_user"] });
+      const ids = (added.realm_users as { user_id: number }[]).map((u) => u.user_id);
+      assert.deepEqual(ids, [...ids].sort((a, b) => a - b));
+      assert.equal(ids[0], 0);
+      assert.equal(entry(added, t.owner).full_name, "Queued Again");
+      assert.deepEqual(entry(added, t.member2).delivery_email, t.member2.email);
       assert.equal(entry(await register(t.member2, { fetch_event_types: ["realm_user"] }), t.owner).full_name, t.owner.fullName);
     } finally {
       await api(t.member).patch("/settings", { full_name: t.member.fullName });

@@ -41,9 +41,30 @@ function inaccessibleUser(ctx: StateContext, userId: number): ApiUser {
  * entry, so it is built once per change to the users rather than on every POST /register.
  */
 export interface SerializedUsers {
+  /** In ascending order. */
   ids: number[];
   active: boolean[];
   json: string[];
+  /** Both lists as JSON arrays, and where each entry lies in its list: replacing one is a splice. */
+  lists?: { active: string; inactive: string; start: number[] };
+}
+
+/** The JSON arrays of the active and the deactivated entries, with each entry's offset in its array. */
+function joinLists(users: SerializedUsers): NonNullable<SerializedUsers["lists"]> {
+  const start: number[] = [];
+  const parts = { active: ["["], inactive: ["["] };
+  const length = { active: 1, inactive: 1 };
+  users.ids.forEach((_, i) => {
+    const list = users.active[i] ? "active" : "inactive";
+    if (parts[list].length > 1) {
+      parts[list].push(",");
+      length[list] += 1;
+    }
+    start.push(length[list]);
+    parts[list].push(users.json[i]);
+    length[list] += users.json[i].length;
+  });
+  return { active: parts.active.join("") + "]", inactive: parts.inactive.join("") + "]", start };
 }
 
 async function serializedUsers(ctx: StateContext, users: readonly UserRow[]): Promise<SerializedUsers> {
@@ -64,6 +85,7 @@ async function serializedUsers(ctx: StateContext, users: readonly UserRow[]): Pr
       out.active.push(active === true);
       out.json.push(JSON.stringify(rest));
     }
+    out.lists = joinLists(out);
     return out;
   });
   return loaded!;
@@ -74,16 +96,28 @@ async function serializedUsers(ctx: StateContext, users: readonly UserRow[]): Pr
  * events queued meanwhile (or the caller's own entry) changed, as objects.
  */
 class UserEntries {
-  private positions: Map<number, number> | undefined;
   private readonly changed = new Map<number, ApiUser | null>();
 
   constructor(private readonly base: SerializedUsers) {}
 
+  /** Where `id` is among the serialized entries (they are in id order), or -1. */
+  private position(id: number): number {
+    const ids = this.base.ids;
+    let low = 0;
+    let high = ids.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      if (ids[mid] === id) return mid;
+      if (ids[mid] < id) low = mid + 1;
+      else high = mid - 1;
+    }
+    return -1;
+  }
+
   get(id: number): ApiUser | undefined {
     if (this.changed.has(id)) return this.changed.get(id) ?? undefined;
-    this.positions ??= new Map(this.base.ids.map((userId, i) => [userId, i]));
-    const i = this.positions.get(id);
-    if (i === undefined) return undefined;
+    const i = this.position(id);
+    if (i < 0) return undefined;
     const user: ApiUser = { ...(JSON.parse(this.base.json[i]) as ApiUser), is_active: this.base.active[i] };
     this.changed.set(id, user);
     return user;
@@ -99,6 +133,18 @@ class UserEntries {
 
   /** Active and deactivated users, each list in id order, as JSON arrays. */
   lists(): { active: RawJson; inactive: RawJson } {
+    const edits = this.inPlaceEdits();
+    if (edits) {
+      const lists = this.base.lists!;
+      const out = { active: lists.active, inactive: lists.inactive };
+      // From the end, so that earlier offsets still hold.
+      for (const { i, json } of edits.sort((a, b) => b.i - a.i)) {
+        const list = this.base.active[i] ? "active" : "inactive";
+        const start = lists.start[i];
+        out[list] = out[list].slice(0, start) + json + out[list].slice(start + this.base.json[i].length);
+      }
+      return { active: new RawJson(out.active), inactive: new RawJson(out.inactive) };
+    }
     const entries: { id: number; active: boolean; json: string }[] = [];
     this.base.ids.forEach((id, i) => {
       if (!this.changed.has(id)) entries.push({ id, active: this.base.active[i], json: this.base.json[i] });
@@ -111,6 +157,20 @@ class UserEntries {
     entries.sort((a, b) => a.id - b.id);
     const list = (active: boolean) => new RawJson(`[${entries.filter((e) => e.active === active).map((e) => e.json).join(",")}]`);
     return { active: list(true), inactive: list(false) };
+  }
+
+  /** The changes as replacements of serialized entries, when each keeps its place (the usual case). */
+  private inPlaceEdits(): { i: number; json: string }[] | undefined {
+    if (!this.base.lists) return undefined;
+    const edits: { i: number; json: string }[] = [];
+    for (const [id, user] of this.changed) {
+      const i = this.position(id);
+      if (!user || i < 0) return undefined;
+      const { is_active: active, ...rest } = user;
+      if ((active === true) !== this.base.active[i]) return undefined;
+      edits.push({ i, json: JSON.stringify(rest) });
+    }
+    return edits;
   }
 }
 
