@@ -6,7 +6,7 @@
  * processes queued (or that fell due) every few seconds.
  */
 import type { AppContext, TimerHandle, Timers } from "../context.js";
-import { startBackground } from "../outbound/background.js";
+import { TimedWorker } from "./timed_worker.js";
 import { onOutboxJobsQueued, type OutboxPayloads } from "../outbound/outbox.js";
 import { claimDueOutboxJobs, deleteOutboxJob, nextOutboxAttemptAt, retryOutboxJobAt, type OutboxJobRow } from "../store/outbox.js";
 import { forwardRegistration, pushMessageTo } from "../actions/push_devices.js";
@@ -39,22 +39,13 @@ async function perform(app: AppContext, job: OutboxJobRow): Promise<void> {
   }
 }
 
-export class OutboxWorker {
-  private timer: TimerHandle | undefined;
-  private work: Promise<void> = Promise.resolve();
-  private passQueued = false;
-  private closed = false;
-  private unsubscribe: (() => void) | undefined;
+export class OutboxWorker extends TimedWorker {
+  constructor(app: AppContext, timers: Timers) {
+    super(app, timers, POLL_SECONDS, "outbox");
+  }
 
-  constructor(
-    private readonly app: AppContext,
-    private readonly timers: Timers,
-  ) {}
-
-  /** Makes what was left from before (by any process), then keeps up. */
-  start(): void {
-    this.unsubscribe = onOutboxJobsQueued(this.app, () => void this.wake());
-    void this.wake();
+  protected listen(wake: () => void): () => void {
+    return onOutboxJobsQueued(this.app, wake);
   }
 
   /** Attempts every job due now; returns how many attempts it made. */
@@ -70,28 +61,8 @@ export class OutboxWorker {
     }
   }
 
-  /**
-   * Runs a pass after any under way (one waiting pass serves every wake meanwhile), then sets the
-   * timer for the next. Tests wait for it with `backgroundSettled`.
-   */
-  wake(): Promise<void> {
-    if (!this.passQueued) {
-      this.passQueued = true;
-      this.work = this.work.then(() => {
-        this.passQueued = false;
-        return this.tick();
-      });
-      const work = this.work;
-      startBackground(this.app, "outbox", () => work);
-    }
-    return this.work;
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    this.unsubscribe?.();
-    this.cancelTimer();
-    await this.work;
+  protected nextDue(): Promise<number | undefined> {
+    return nextOutboxAttemptAt(this.app.db);
   }
 
   private async attempt(job: OutboxJobRow): Promise<void> {
@@ -121,25 +92,5 @@ export class OutboxWorker {
       timer = this.timers.setTimeout(() => reject(new Error(`outbox job: no outcome within ${ms} ms`)), ms);
     });
     return Promise.race([attempt, timeout]).finally(() => this.timers.clearTimeout(timer));
-  }
-
-  private cancelTimer(): void {
-    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  private async tick(): Promise<void> {
-    if (this.closed) return;
-    this.cancelTimer();
-    let delaySeconds = POLL_SECONDS;
-    try {
-      await this.runPass();
-      const next = await nextOutboxAttemptAt(this.app.db);
-      if (next !== undefined) delaySeconds = Math.min(POLL_SECONDS, Math.max(0, next - this.app.clock.now()));
-    } catch (err) {
-      this.app.log.error({ err }, "outbox pass failed; retrying later");
-    }
-    if (this.closed) return;
-    this.timer = this.timers.setTimeout(() => void this.wake(), delaySeconds * 1000);
   }
 }
