@@ -378,9 +378,12 @@ export class RedisEventQueues implements EventQueueService {
     }
     wait.gen = gen;
     wait.heartbeat = this.opts.timers.setTimeout(() => void this.heartbeat(queueId, wait!), heartbeatDelayMs(this.opts.timings, this.opts.random));
-    req.signal?.addEventListener("abort", () => {
+    const hangUp = () => {
       if (this.waits.get(queueId) === wait) this.finish(queueId, []);
-    });
+    };
+    // The client may have gone while the poll's script ran.
+    if (req.signal?.aborted) hangUp();
+    else req.signal?.addEventListener("abort", hangUp);
     for (const listener of this.longPollListeners) listener({ queueId, userId: req.userId });
     if (wait.woken) void this.recheck([queueId]);
     return answer;
