@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-// `npx confab <command>`: Confab's management commands (build first: `npm run build`).
-import { main } from "../dist/src/cli/manage.js";
-
-process.exitCode = await main(process.argv.slice(2));
+// `npx confab start [--processes N]` serves; any other command is a management command
+// (build first: `npm run build`).
+if (process.argv[2] === "start") {
+  await import("../dist/src/main.js");
+} else {
+  const { main } = await import("../dist/src/cli/manage.js");
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -68,7 +68,13 @@ async function startPrimary(processes: number): Promise<void> {
 }
 
 const dev = process.argv.includes("--dev");
-const processes = dev ? 1 : requestedProcesses(process.argv, process.env);
+let processes = 1;
+try {
+  if (!dev) processes = requestedProcesses(process.argv, process.env);
+} catch (err) {
+  console.error(`confab: ${(err as Error).message}`);
+  process.exit(2);
+}
 if (cluster.isPrimary && processes > 1) {
   await startPrimary(processes);
 } else {

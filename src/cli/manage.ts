@@ -21,6 +21,7 @@ import { importRealm, ImportError } from "./import_realm.js";
 export const USAGE = `Usage: confab <command> [options]
 
 Commands:
+  start          [--processes N]  serve (N processes need DATABASE_URL and CONFAB_REDIS_URL)
   create-realm   --string-id ID --name NAME
   create-user    --realm ID --email EMAIL --full-name NAME [--role owner|admin|moderator|member|guest]
                  [--password PASSWORD] [--can-create-users] [--can-change-user-emails]

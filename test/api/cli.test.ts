@@ -181,6 +181,35 @@ describe("management CLI", () => {
   });
 });
 
+describe("confab start", () => {
+  const start = (args: string[], env: Record<string, string>) =>
+    spawnSync(process.execPath, [path.join(ROOT, "bin/confab.js"), "start", ...args], {
+      cwd: ROOT,
+      encoding: "utf8",
+      env: { ...process.env, PORT: "0", LOG_LEVEL: "warn", DATABASE_URL: "", CONFAB_REDIS_URL: "", ...env },
+      timeout: 30_000,
+    });
+
+  test("several processes need Redis and PostgreSQL, and say so", () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "confab-start-"));
+    try {
+      let r = start(["--processes", "2"], { CONFAB_DATA_DIR: dataDir });
+      assert.equal(r.status, 2);
+      assert.match(r.stderr, /confab: several processes share their event queues through Redis: set CONFAB_REDIS_URL/);
+      r = start(["--processes", "2"], { CONFAB_DATA_DIR: dataDir, CONFAB_REDIS_URL: "redis://127.0.0.1:1" });
+      assert.equal(r.status, 2);
+      assert.match(r.stderr, /confab: several processes need PostgreSQL \(DATABASE_URL\)/);
+      r = start(["--processes", "many"], { CONFAB_DATA_DIR: dataDir });
+      assert.equal(r.status, 2);
+      assert.match(r.stderr, /confab: --processes wants a whole number from 1 to 256, not "many"/);
+      // Nothing was created on the way out.
+      assert.deepEqual(fs.readdirSync(dataDir), []);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("main.js --dev", () => {
   test("serves the freshly seeded development organization with development mode on", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "confab-devmain-"));
