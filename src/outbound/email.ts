@@ -44,11 +44,12 @@ export function createEmailSender(config: Pick<Config, "smtpUrl" | "emailFrom" |
   let sequence = 0;
   return {
     async send(email) {
-      const info = await (await transport()).sendMail({ from: config.emailFrom, ...email });
-      await fs.mkdir(dir, { recursive: true });
-      // Names sort in the order of sending; the random part keeps two servers sharing a folder apart.
+      // Names sort in the order send was called, even when several are under way at once (the
+      // outbox sends a batch side by side); the random part keeps two servers sharing a folder apart.
       sequence += 1;
       const file = path.join(dir, `${Date.now()}-${String(sequence).padStart(6, "0")}-${randomBytes(4).toString("hex")}.eml`);
+      const info = await (await transport()).sendMail({ from: config.emailFrom, ...email });
+      await fs.mkdir(dir, { recursive: true });
       await fs.writeFile(file, info.message as Buffer);
       log.info({ to: email.to, file }, "email written to outbox");
     },
