@@ -2,15 +2,17 @@ import type { Executor } from "./schema.js";
 import { groupsContaining, subgroupClosure, type SubgroupEdge } from "../domain/group_membership.js";
 import { directMemberships } from "./user_groups.js";
 import type { GroupDescription } from "../format/group_setting.js";
+import { preparedRead } from "./prepared.js";
 
-export async function subgroupEdges(db: Executor, realmId: number): Promise<SubgroupEdge[]> {
-  return db
+export const subgroupEdges: (db: Executor, realmId: number) => Promise<SubgroupEdge[]> = preparedRead((db, realmId: number) =>
+  db
     .selectFrom("user_group_subgroups")
     .innerJoin("user_groups", "user_groups.id", "user_group_subgroups.group_id")
     .select(["user_group_subgroups.group_id", "user_group_subgroups.subgroup_id"])
-    .where("user_groups.realm_id", "=", realmId)
-    .execute();
-}
+    .where("user_groups.realm_id", "=", realmId),
+);
+
+const directGroupIds = preparedRead((db, userId: number) => db.selectFrom("user_group_members").select("group_id").where("user_id", "=", userId));
 
 export async function systemGroupIds(db: Executor, realmId: number): Promise<Map<string, number>> {
   const rows = await db
@@ -24,7 +26,7 @@ export async function systemGroupIds(db: Executor, realmId: number): Promise<Map
 
 /** Every group the user belongs to, directly or through nested subgroups. */
 export async function groupsOfUser(db: Executor, realmId: number, userId: number): Promise<Set<number>> {
-  const direct = await db.selectFrom("user_group_members").select("group_id").where("user_id", "=", userId).execute();
+  const direct = await directGroupIds(db, userId);
   return groupsContaining(
     direct.map((d) => d.group_id),
     await subgroupEdges(db, realmId),

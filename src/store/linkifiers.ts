@@ -1,5 +1,6 @@
 import type { Executor } from "./schema.js";
 import { isStorableId } from "./ids.js";
+import { preparedRead } from "./prepared.js";
 
 export interface LinkifierRow {
   id: number;
@@ -8,15 +9,9 @@ export interface LinkifierRow {
 }
 
 /** The organization's linkifiers in the order they apply (ties by id). */
-export async function listLinkifiers(db: Executor, realmId: number): Promise<LinkifierRow[]> {
-  return db
-    .selectFrom("realm_linkifiers")
-    .select(["id", "pattern", "url_template"])
-    .where("realm_id", "=", realmId)
-    .orderBy("order")
-    .orderBy("id")
-    .execute();
-}
+export const listLinkifiers: (db: Executor, realmId: number) => Promise<LinkifierRow[]> = preparedRead((db, realmId: number) =>
+  db.selectFrom("realm_linkifiers").select(["id", "pattern", "url_template"]).where("realm_id", "=", realmId).orderBy("order").orderBy("id"),
+);
 
 export async function getLinkifier(db: Executor, realmId: number, id: number): Promise<LinkifierRow | undefined> {
   if (!isStorableId(id)) return undefined;

@@ -27,7 +27,7 @@ import type { Dialect } from "./db.js";
 /** Lists up to this long stay a list of parameters, as written. */
 const MAX_INLINE_LIST = 1000;
 
-function checkValue(value: unknown): void {
+export function checkValue(value: unknown): void {
   if (typeof value === "string" && value.includes("\u0000")) throw badRequest(NULL_CHARACTERS);
 }
 

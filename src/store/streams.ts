@@ -1,6 +1,7 @@
 import { sql, type Selectable } from "kysely";
 import type { Executor, StreamTable, SubscriptionTable } from "./schema.js";
 import { isStorableId } from "./ids.js";
+import { preparedRead } from "./prepared.js";
 
 export type StreamRow = Selectable<StreamTable>;
 export type SubscriptionRow = Selectable<SubscriptionTable>;
@@ -35,19 +36,17 @@ export async function listStreams(db: Executor, realmId: number): Promise<Stream
   return db.selectFrom("streams").selectAll().where("realm_id", "=", realmId).orderBy("id").execute();
 }
 
+const subscribedStreamIdRows = preparedRead((db, userId: number) =>
+  db.selectFrom("subscriptions").select("stream_id").where("user_id", "=", userId).where("active", "=", 1),
+);
+
 export async function subscribedStreamIds(db: Executor, userId: number): Promise<Set<number>> {
-  const rows = await db
-    .selectFrom("subscriptions")
-    .select("stream_id")
-    .where("user_id", "=", userId)
-    .where("active", "=", 1)
-    .execute();
-  return new Set(rows.map((r) => r.stream_id));
+  return new Set((await subscribedStreamIdRows(db, userId)).map((r) => r.stream_id));
 }
 
-export async function activeSubscriptionsOf(db: Executor, userId: number): Promise<SubscriptionRow[]> {
-  return db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).where("active", "=", 1).execute();
-}
+export const activeSubscriptionsOf: (db: Executor, userId: number) => Promise<SubscriptionRow[]> = preparedRead((db, userId: number) =>
+  db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).where("active", "=", 1),
+);
 
 export async function getSubscription(db: Executor, userId: number, streamId: number): Promise<SubscriptionRow | undefined> {
   return db

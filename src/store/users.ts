@@ -2,6 +2,7 @@ import { sql, type Selectable } from "kysely";
 import type { Executor, UserTable } from "./schema.js";
 import { isStorableId } from "./ids.js";
 import { isPrivate } from "./message_flags.js";
+import { preparedRead } from "./prepared.js";
 
 export type UserRow = Selectable<UserTable>;
 
@@ -100,12 +101,15 @@ export async function activeRealmUserIds(db: Executor, realmId: number): Promise
 }
 
 /** The id of the newest message the user has received, or -1. */
-export async function maxMessageIdForUser(db: Executor, userId: number): Promise<number> {
-  const row = await db
+const maxMessageIdQuery = preparedRead((db, userId: number) =>
+  db
     .selectFrom("user_messages")
     .select((eb) => eb.fn.max("message_id").as("max_id"))
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+    .where("user_id", "=", userId),
+);
+
+export async function maxMessageIdForUser(db: Executor, userId: number): Promise<number> {
+  const [row] = await maxMessageIdQuery(db, userId);
   return row?.max_id == null ? -1 : Number(row.max_id);
 }
 

@@ -1,0 +1,61 @@
+import { test, describe, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openDatabase, type DatabaseHandle } from "../../src/store/db.js";
+import { preparedRead } from "../../src/store/prepared.js";
+import { ZulipError } from "../../src/http/errors.js";
+import { freshPgDatabase } from "../helpers/pg_database.js";
+
+const recipientsOfType = preparedRead((db, type: number, minTypeId: number) =>
+  db.selectFrom("recipients").select(["type_id"]).where("type", "=", type).where("type_id", ">=", minTypeId).orderBy("type_id"),
+);
+const realmsNamed = preparedRead((db, name: string) => db.selectFrom("realms").select("id").where("name", "=", name));
+
+async function open(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  const pgAdmin = process.env.CONFAB_TEST_PG_URL;
+  if (pgAdmin) {
+    const pg = await freshPgDatabase(pgAdmin, "confab_prepared");
+    const handle = await openDatabase({ databaseUrl: pg.url, dataDir: "" });
+    return { handle, drop: async () => (await handle.close(), await pg.drop()) };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "confab-prepared-"));
+  const handle = await openDatabase({ dataDir: dir });
+  return { handle, drop: async () => (await handle.close(), fs.rmSync(dir, { recursive: true, force: true })) };
+}
+
+describe("preparedRead", async () => {
+  const { handle, drop } = await open();
+  const { db } = handle;
+  after(drop);
+  await db
+    .insertInto("recipients")
+    .values([1, 2, 3, 4].map((n) => ({ type: 7, type_id: 9000 + n })))
+    .execute();
+
+  test("runs the one compiled query with each call's values", async () => {
+    assert.deepEqual((await recipientsOfType(db, 7, 9003)).map((r) => r.type_id), [9003, 9004]);
+    assert.deepEqual((await recipientsOfType(db, 7, 9001)).map((r) => r.type_id), [9001, 9002, 9003, 9004]);
+    assert.deepEqual(await recipientsOfType(db, 8, 0), []);
+  });
+
+  test("runs inside a transaction and sees its uncommitted rows", async () => {
+    await db.transaction().execute(async (tx) => {
+      await tx.insertInto("recipients").values({ type: 7, type_id: 9005 }).execute();
+      assert.deepEqual((await recipientsOfType(tx, 7, 9004)).map((r) => r.type_id), [9004, 9005]);
+      await tx.deleteFrom("recipients").where("type_id", "=", 9005).execute();
+    });
+    assert.deepEqual((await recipientsOfType(db, 7, 9004)).map((r) => r.type_id), [9004]);
+  });
+
+  test("refuses a NUL character as every query does", async () => {
+    await assert.rejects(realmsNamed(db, "a\u0000b"), (e: unknown) => e instanceof ZulipError && e.status === 400);
+    assert.deepEqual(await realmsNamed(db, "no such realm"), []);
+  });
+
+  test("a query that does not bind an argument is a programming error, found on first use", async () => {
+    const unbound = preparedRead((d, _unused: number) => d.selectFrom("realms").select("id"));
+    await assert.rejects(unbound(db, 1), /does not bind argument 0/);
+  });
+});
