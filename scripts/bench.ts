@@ -10,6 +10,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   render: () => import("./bench/render.js"),
   web: () => import("./bench/web.js"),
   cluster: () => import("./bench/cluster.js"),
+  idle: () => import("./bench/idle.js"),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -4,8 +4,6 @@ import path from "node:path";
 import { loadConfig } from "./config.js";
 import { openAppContext, startConfab, type Running } from "./server.js";
 import { bootstrapFirstRealm } from "./cli/bootstrap.js";
-import { devConfig, startDevServer } from "./dev/server.js";
-import { DEV_PASSWORD } from "./dev/seed.js";
 import { clusterConfigProblem, requestedProcesses, runWorkers } from "./cluster/processes.js";
 
 /** Creates the first organization on a new database, printing how to sign in to it. */
@@ -39,6 +37,9 @@ async function startProduction(): Promise<Running> {
 }
 
 async function startDevelopment(): Promise<Running> {
+  // Loaded only with --dev: the seed data and what builds it stay out of a production server.
+  const { devConfig, startDevServer } = await import("./dev/server.js");
+  const { DEV_PASSWORD } = await import("./dev/seed.js");
   const { running, org } = await startDevServer(devConfig(process.env));
   console.log(
     [

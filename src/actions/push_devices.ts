@@ -37,7 +37,6 @@ import {
 } from "../outbound/push_bouncer.js";
 import { queueOutboxJob, type PushMessageJob, type PushRegisterJob } from "../outbound/outbox.js";
 import type { Notice } from "../events/bus.js";
-import { seal } from "../security/sealed_box.js";
 import {
   deletePushDevicesByBouncerId,
   deletePushToken,
@@ -253,6 +252,8 @@ async function sendSealed(
   devices: readonly PushDeviceRow[],
   payload: Record<string, unknown>,
 ): Promise<Set<string>> {
+  // The NaCl code is loaded by the first encrypted notification, not by every server start.
+  const { seal } = await import("../security/sealed_box.js");
   const plaintext = new TextEncoder().encode(JSON.stringify(payload));
   const encrypted = Object.fromEntries(
     devices.map((d) => [d.bouncer_device_id!, Buffer.from(seal(plaintext, decodePushPublicKey(d.push_public_key))).toString("base64")]),

@@ -11,7 +11,6 @@ import {
   ZulipError,
 } from "../http/errors.js";
 import { TOKEN_KIND_APNS, type BouncerFailure, type LegacyTokenKind } from "../outbound/push_bouncer.js";
-import { SEALED_BOX_PUBLIC_KEY_BYTES } from "../security/sealed_box.js";
 
 export const MAX_PUSH_TOKEN_LENGTH = 4096;
 
@@ -26,6 +25,9 @@ export function validatePushToken(token: string, kind: LegacyTokenKind): void {
   if (token === "" || [...token].length > MAX_PUSH_TOKEN_LENGTH) throw badRequest("Empty or invalid length token");
   if (kind === TOKEN_KIND_APNS && !/^\s*(?:[0-9a-fA-F]{2}\s*)*$/.test(token)) throw badRequest("Invalid APNS token");
 }
+
+/** A device's public key is an X25519 key, which a sealed box (security/sealed_box.ts) encrypts to. */
+const SEALED_BOX_PUBLIC_KEY_BYTES = 32;
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;

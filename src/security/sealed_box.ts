@@ -6,8 +6,6 @@
 import nacl from "tweetnacl";
 import { blake2b } from "@noble/hashes/blake2b";
 
-export const SEALED_BOX_PUBLIC_KEY_BYTES = nacl.box.publicKeyLength;
-
 function sealNonce(ephemeralPublicKey: Uint8Array, recipientPublicKey: Uint8Array): Uint8Array {
   const input = new Uint8Array(ephemeralPublicKey.length + recipientPublicKey.length);
   input.set(ephemeralPublicKey);

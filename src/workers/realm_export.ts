@@ -10,7 +10,6 @@ import path from "node:path";
 import { once } from "node:events";
 import { randomBytes } from "node:crypto";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
-import * as tar from "tar";
 import type { AppContext } from "../context.js";
 import { listTables, realmRows, type RowSelection } from "../store/realm_tables.js";
 import { ExportType, isPrivateUserTable, UNEXPORTED_TABLES } from "../domain/realm_export.js";
@@ -103,6 +102,8 @@ export async function writeRealmExport(app: AppContext, realm: Realm, exportId: 
     }
     fs.writeFileSync(path.join(work, "manifest.json"), JSON.stringify(manifest, null, 1));
     fs.mkdirSync(path.join(dataDir, relDir), { recursive: true });
+    // tar is loaded by the first export, not by every server start.
+    const tar = await import("tar");
     await tar.create({ gzip: true, file: path.join(dataDir, relDir, fileName), cwd: work, portable: true }, ["manifest.json", "tables", ...(manifest.files ? ["files"] : [])]);
     return path.join(relDir, fileName);
   } finally {
