@@ -18,6 +18,7 @@ import { messageContext } from "./messages.js";
 import { formatMessage, type MessageFormatOptions } from "../format/messages.js";
 import { highlightHtml, searchWords } from "../domain/search_highlight.js";
 import { escapeHtml } from "../markdown/render.js";
+import { idList, preparedRead } from "../store/prepared.js";
 
 export const LARGER_THAN_MAX_MESSAGE_ID = 10000000000000000;
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -296,6 +297,8 @@ export function searchMatch(m: Pick<MessageRow, "rendered_content" | "topic">, w
   return { match_content: highlightHtml(m.rendered_content, words), match_subject: highlightHtml(escapeHtml(m.topic), words) };
 }
 
+const messagesWithIds = preparedRead((db, ids: readonly number[]) => db.selectFrom("messages").selectAll().where("id", "in", idList(db, ids)).orderBy("id"));
+
 export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm, req: FetchRequest) {
   const db = app.db;
   const numBefore = req.numBefore ?? 0;
@@ -327,9 +330,7 @@ export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm
     anchor = window.anchor;
   }
 
-  const messages = rows.length
-    ? await db.selectFrom("messages").selectAll().where("id", "in", rows.map((r) => r.id)).orderBy("id").execute()
-    : ([] as MessageRow[]);
+  const messages = rows.length ? await messagesWithIds(db, rows.map((r) => r.id)) : ([] as MessageRow[]);
   const ctx = await messageContext(db, realm, messages);
   const flagsById = new Map(rows.map((r) => [r.id, r.flags]));
   const words = searchWords(req.narrow);

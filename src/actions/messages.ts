@@ -35,6 +35,7 @@ import { checkTopicAllowed, effectiveTopicsPolicy, normalizeTopic } from "../dom
 import { canAccessHistory, postRefusal } from "../domain/channel_access.js";
 import { channelFacts, senderFacts, userFacts } from "./channel_context.js";
 import { formatMessage, type MessageContext, type MessageFormatOptions } from "../format/messages.js";
+import { idList, preparedRead } from "../store/prepared.js";
 
 export type MessageTarget = { kind: "stream"; stream: StreamRow; topic: string } | { kind: "direct"; recipients: UserRow[] };
 
@@ -69,6 +70,9 @@ export function normalizeContent(raw: string): string {
     : body;
 }
 
+const usersWithIds = preparedRead((db, ids: readonly number[]) => db.selectFrom("users").selectAll().where("id", "in", idList(db, ids)));
+const streamNamesWithIds = preparedRead((db, ids: readonly number[]) => db.selectFrom("streams").select(["id", "name"]).where("id", "in", idList(db, ids)));
+
 /** Users, channel names, linkifiers and realm needed to show these messages. */
 export async function messageContext(db: Executor, realm: Realm, messages: readonly MessageRow[]): Promise<MessageContext> {
   const userIds = new Set<number>();
@@ -78,10 +82,8 @@ export async function messageContext(db: Executor, realm: Realm, messages: reado
     if (m.dm_key) dmKeyUserIds(m.dm_key).forEach((id) => userIds.add(id));
     if (m.stream_id !== null) streamIds.add(m.stream_id);
   }
-  const users = userIds.size ? await db.selectFrom("users").selectAll().where("id", "in", [...userIds]).execute() : [];
-  const streams = streamIds.size
-    ? await db.selectFrom("streams").select(["id", "name"]).where("id", "in", [...streamIds]).execute()
-    : [];
+  const users = userIds.size ? await usersWithIds(db, [...userIds]) : [];
+  const streams = streamIds.size ? await streamNamesWithIds(db, [...streamIds]) : [];
   return {
     realmStringId: realm.string_id,
     users: new Map(users.map((u) => [u.id, u])),

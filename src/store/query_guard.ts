@@ -77,12 +77,19 @@ class LongListRewriter extends OperationNodeTransformer {
   }
 
   private boundList(values: readonly unknown[]): RawNode {
-    if (this.dialect === "sqlite") {
-      return RawNode.create(["(SELECT value FROM json_each(", "))"], [ValueNode.create(JSON.stringify(values))]);
-    }
-    const type = values.every((v) => typeof v === "number") ? "bigint[]" : "text[]";
-    return RawNode.create(["(SELECT unnest(", `::${type}))`], [ValueNode.create(values)]);
+    const type = values.every((v) => typeof v === "number") ? "bigint" : "text";
+    return RawNode.create(boundListSql(this.dialect, type), [ValueNode.create(boundListValue(this.dialect, values))]);
   }
+}
+
+/** The SQL around a list bound as one parameter: SQLite reads a JSON array, PostgreSQL an array. */
+export function boundListSql(dialect: Dialect, type: "bigint" | "text"): [string, string] {
+  return dialect === "sqlite" ? ["(SELECT value FROM json_each(", "))"] : ["(SELECT unnest(", `::${type}[]))`];
+}
+
+/** A list as that one parameter carries it. */
+export function boundListValue(dialect: Dialect, values: readonly unknown[]): unknown {
+  return dialect === "sqlite" ? JSON.stringify(values) : values;
 }
 
 export class QueryGuardPlugin implements KyselyPlugin {

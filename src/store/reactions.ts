@@ -1,4 +1,5 @@
 import type { Executor } from "./schema.js";
+import { idList, preparedRead } from "./prepared.js";
 
 export interface ReactionKey {
   message_id: number;
@@ -16,15 +17,18 @@ export interface MessageReaction {
 }
 
 /** Every reaction on these messages, oldest first, in one query. */
+const reactionsOf = preparedRead((db, messageIds: readonly number[]) =>
+  db
+    .selectFrom("reactions")
+    .select(["message_id", "emoji_name", "emoji_code", "reaction_type", "user_id"])
+    .where("message_id", "in", idList(db, messageIds))
+    .orderBy("id"),
+);
+
 export async function reactionsByMessage(db: Executor, messageIds: readonly number[]): Promise<Map<number, MessageReaction[]>> {
   const byMessage = new Map<number, MessageReaction[]>();
   if (!messageIds.length) return byMessage;
-  const rows = await db
-    .selectFrom("reactions")
-    .select(["message_id", "emoji_name", "emoji_code", "reaction_type", "user_id"])
-    .where("message_id", "in", [...messageIds])
-    .orderBy("id")
-    .execute();
+  const rows = await reactionsOf(db, messageIds);
   for (const { message_id, ...reaction } of rows) {
     const list = byMessage.get(message_id) ?? [];
     list.push(reaction);

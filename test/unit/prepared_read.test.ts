@@ -4,12 +4,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase, type DatabaseHandle } from "../../src/store/db.js";
-import { preparedRead } from "../../src/store/prepared.js";
+import { idList, preparedRead } from "../../src/store/prepared.js";
 import { ZulipError } from "../../src/http/errors.js";
 import { freshPgDatabase } from "../helpers/pg_database.js";
 
 const recipientsOfType = preparedRead((db, type: number, minTypeId: number) =>
   db.selectFrom("recipients").select(["type_id"]).where("type", "=", type).where("type_id", ">=", minTypeId).orderBy("type_id"),
+);
+const recipientsWithTypeIds = preparedRead((db, typeIds: readonly number[]) =>
+  db.selectFrom("recipients").select("type_id").where("type_id", "in", idList(db, typeIds)).orderBy("type_id"),
 );
 const realmsNamed = preparedRead((db, name: string) => db.selectFrom("realms").select("id").where("name", "=", name));
 
@@ -47,6 +50,17 @@ describe("preparedRead", async () => {
       await tx.deleteFrom("recipients").where("type_id", "=", 9005).execute();
     });
     assert.deepEqual((await recipientsOfType(db, 7, 9004)).map((r) => r.type_id), [9004]);
+  });
+
+  test("binds a list of any length as one parameter", async () => {
+    assert.deepEqual((await recipientsWithTypeIds(db, [9004, 9002, 1])).map((r) => r.type_id), [9002, 9004]);
+    assert.deepEqual(await recipientsWithTypeIds(db, []), []);
+    const many = Array.from({ length: 40_000 }, (_, i) => 9000 + i);
+    assert.deepEqual((await recipientsWithTypeIds(db, many)).map((r) => r.type_id), [9001, 9002, 9003, 9004]);
+  });
+
+  test("idList outside a prepared read is a programming error", () => {
+    assert.throws(() => idList(db, [1, 2]), /prepared read/);
   });
 
   test("refuses a NUL character as every query does", async () => {
