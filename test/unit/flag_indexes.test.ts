@@ -14,8 +14,8 @@ after(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function plan(condition: ReturnType<typeof isUnread>): Promise<string> {
-  const query = db.selectFrom("user_messages").select("message_id").where("user_id", "=", sql.lit(7)).where(condition).orderBy("message_id", "desc").compile();
+async function plan(condition: ReturnType<typeof isUnread>, columns: ("message_id" | "flags")[] = ["message_id"]): Promise<string> {
+  const query = db.selectFrom("user_messages").select(columns).where("user_id", "=", sql.lit(7)).where(condition).orderBy("message_id", "desc").compile();
   const rows = await sql<{ detail: string }>`EXPLAIN QUERY PLAN ${sql.raw(query.sql)}`.execute(db.withoutPlugins());
   return rows.rows.map((r) => r.detail).join("; ");
 }
@@ -23,4 +23,8 @@ async function plan(condition: ReturnType<typeof isUnread>): Promise<string> {
 test("a user's unread and starred rows are read through their partial indexes", async () => {
   assert.match(await plan(isUnread()), /user_messages_unread/);
   assert.match(await plan(isStarred()), /user_messages_starred/);
+});
+
+test("unread rows come with their flags from the unread index alone", async () => {
+  assert.match(await plan(isUnread(), ["message_id", "flags"]), /COVERING INDEX user_messages_unread/);
 });

@@ -24,6 +24,7 @@ import * as m024 from "./024_web_sessions.js";
 import * as m025 from "./025_private_message_index.js";
 import * as m026 from "./026_channel_activity_index.js";
 import * as m027 from "./027_outbox.js";
+import * as m028 from "./028_unread_index_flags.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
 
@@ -53,4 +54,5 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["025_private_message_index", m025.up],
   ["026_channel_activity_index", m026.up],
   ["027_outbox", m027.up],
+  ["028_unread_index_flags", m028.up],
 ];
