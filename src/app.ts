@@ -72,6 +72,15 @@ function answerClientError(error: Error & { code?: string }, socket: import("nod
   socket.destroy(error);
 }
 
+/**
+ * Parameters are read by src/http/params.ts, never by a route's JSON schema, so Fastify's schema
+ * compilers (Ajv and fast-json-stringify, 1.3 MB of heap that it would load at construction)
+ * have nothing to do. A route given a schema fails to register, at start, with this message.
+ */
+function noSchemaCompiler(): never {
+  throw new Error("Confab routes take no JSON schema: declare parameters with src/http/params.ts");
+}
+
 /** Builds the HTTP server: Zulip's request formats, error envelope, and every endpoint. */
 export async function buildServer(app: AppContext, endpoints: EndpointDef[] = ALL_ENDPOINTS): Promise<FastifyInstance> {
   const server = Fastify({
@@ -83,6 +92,7 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
     frameworkErrors: (error, _request, reply) => sendFrameworkError(reply, error),
     clientErrorHandler: answerClientError,
     trustProxy: app.config.trustedProxies.length ? app.config.trustedProxies : false,
+    schemaController: { compilersFactory: { buildValidator: noSchemaCompiler, buildSerializer: noSchemaCompiler } },
   });
 
   await server.register(formbody);

@@ -126,6 +126,15 @@ function checkString(value: string, name: string, opts: StringOptions): string {
   return v;
 }
 
+/**
+ * A JSON parameter whose schema is built by its first request: routes declare hundreds of
+ * parameters, most of which a given server never receives.
+ */
+function lazyJson<T>(build: () => z.ZodType<T>): Param<T> {
+  let schema: z.ZodType<T> | undefined;
+  return param<T>((raw, name) => validateWith((schema ??= build()), parseJson(raw, name), name), true);
+}
+
 export const P = {
   /** A plain string, taken verbatim from the request. */
   string: (opts: StringOptions = {}) => param((raw, name) => checkString(raw, name, opts), false),
@@ -138,20 +147,21 @@ export const P = {
     }, false),
 
   /** Any JSON value validated by a zod schema. */
-  json: <T>(schema: z.ZodType<T>) => param<T>((raw, name) => validateWith(schema, parseJson(raw, name), name), true),
+  json: <T>(schema: z.ZodType<T>) => lazyJson(() => schema),
 
-  int: (opts: { min?: number; max?: number } = {}) => {
-    let schema = z.int();
-    if (opts.min !== undefined) schema = schema.min(opts.min);
-    if (opts.max !== undefined) schema = schema.max(opts.max);
-    return P.json(schema);
-  },
+  int: (opts: { min?: number; max?: number } = {}) =>
+    lazyJson(() => {
+      let schema = z.int();
+      if (opts.min !== undefined) schema = schema.min(opts.min);
+      if (opts.max !== undefined) schema = schema.max(opts.max);
+      return schema;
+    }),
 
-  bool: () => P.json(z.boolean()),
+  bool: () => lazyJson(() => z.boolean()),
 
-  intList: () => P.json(z.array(z.int())),
+  intList: () => lazyJson(() => z.array(z.int())),
 
-  stringList: () => P.json(z.array(z.string())),
+  stringList: () => lazyJson(() => z.array(z.string())),
 };
 
 /** Where a request's raw parameters come from: body first, then query string. */
