@@ -16,7 +16,6 @@ export interface MessageReaction {
   user_id: number;
 }
 
-/** Every reaction on these messages, oldest first, in one query. */
 const reactionsOf = preparedRead((db, messageIds: readonly number[]) =>
   db
     .selectFrom("reactions")
@@ -25,6 +24,7 @@ const reactionsOf = preparedRead((db, messageIds: readonly number[]) =>
     .orderBy("id"),
 );
 
+/** Every reaction on these messages, oldest first, in one query. */
 export async function reactionsByMessage(db: Executor, messageIds: readonly number[]): Promise<Map<number, MessageReaction[]>> {
   const byMessage = new Map<number, MessageReaction[]>();
   if (!messageIds.length) return byMessage;
