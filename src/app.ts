@@ -87,6 +87,8 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
     loggerInstance: app.log as unknown as FastifyBaseLogger,
     // One log line per request comes from the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
+    // No per-request child logger: Confab's log lines carry the request's fields themselves.
+    childLoggerFactory: (logger) => logger,
     bodyLimit: 25 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     frameworkErrors: (error, _request, reply) => sendFrameworkError(reply, error),

@@ -34,32 +34,46 @@ export interface RateLimitDecision {
 }
 
 /** Longest window among the rules: older request times no longer matter. */
-export const longestWindow = (rules: readonly Rule[]): number => Math.max(...rules.map(([w]) => w));
+export function longestWindow(rules: readonly Rule[]): number {
+  let longest = -Infinity;
+  for (const [windowSecs] of rules) longest = Math.max(longest, windowSecs);
+  return longest;
+}
 
 /** Most requests any rule allows: more request times than this never need keeping. */
-export const largestMax = (rules: readonly Rule[]): number => Math.max(...rules.map(([, n]) => n));
+export function largestMax(rules: readonly Rule[]): number {
+  let largest = -Infinity;
+  for (const [, max] of rules) largest = Math.max(largest, max);
+  return largest;
+}
 
 /**
  * Whether one more request at `now` is allowed, given the times of earlier ones (oldest first),
  * counting this request in `remaining` when it is allowed.
  */
 export function decide(times: readonly number[], rules: readonly Rule[], now: number): RateLimitDecision {
-  // Index of each window's first request: times are sorted, so a binary search finds it.
-  const starts = rules.map(([windowSecs]) => firstAfter(times, now - windowSecs));
-  const limited = rules.some(([, max], i) => times.length - starts[i] >= max);
+  // Every API request passes here, so no arrays or closures are made per call.
+  let limited = false;
+  for (const [windowSecs, max] of rules) {
+    if (times.length - firstAfter(times, now - windowSecs) >= max) limited = true;
+  }
   let retryAfter = 0;
   let remaining = Infinity;
   let resetAt = now;
-  rules.forEach(([windowSecs, max], i) => {
-    const inWindow = times.length - starts[i];
+  let limit = Infinity;
+  for (const [windowSecs, max] of rules) {
+    // Times are sorted, so a binary search finds the window's first request.
+    const start = firstAfter(times, now - windowSecs);
+    const inWindow = times.length - start;
     // The request whose expiry frees a slot is the max-th most recent one.
     if (inWindow >= max) retryAfter = Math.max(retryAfter, times[times.length - max] + windowSecs - now);
     remaining = Math.min(remaining, Math.max(0, max - inWindow - (limited ? 0 : 1)));
     // An allowed request is counted too, so an empty window then runs from now.
-    const oldest = inWindow ? times[starts[i]] : limited ? undefined : now;
+    const oldest = inWindow ? times[start] : limited ? undefined : now;
     if (oldest !== undefined) resetAt = Math.max(resetAt, oldest + windowSecs);
-  });
-  return { limited, retryAfter, limit: Math.min(...rules.map(([, n]) => n)), remaining, resetAt };
+    limit = Math.min(limit, max);
+  }
+  return { limited, retryAfter, limit, remaining, resetAt };
 }
 
 /** The index of the first time later than `t` in ascending `times` (its length if none). */

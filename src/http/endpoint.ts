@@ -7,7 +7,7 @@ import type { AppContext } from "../context.js";
 import { authenticate, clientName, type Caller } from "./auth.js";
 import { parseParams, rawParams, unusedParameters, type ParamSpecs, type ParamValues } from "./params.js";
 import { rateLimit } from "./rate_limit.js";
-import { stringifyWithRaw } from "./raw_json.js";
+import { RawJson, stringifyWithRaw } from "./raw_json.js";
 
 export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 type Body = Record<string, unknown>;
@@ -32,11 +32,22 @@ export interface EndpointDef {
   register(server: FastifyInstance, app: AppContext): void;
 }
 
-/** Sends Zulip's success envelope; the body ends with a newline, as Zulip's does. */
-export function sendSuccess(reply: FastifyReply, data: Body, ignored: string[] = []): FastifyReply {
-  const body: Body = { result: "success", msg: "", ...data };
-  if (ignored.length) body.ignored_parameters_unsupported = ignored;
-  return reply.status(200).type("application/json").send(stringifyWithRaw(body) + "\n");
+/**
+ * Sends Zulip's success envelope; the body ends with a newline, as Zulip's does. `data` may be a
+ * JSON object serialized ahead (an answer shared by many requests): its fields follow the envelope's.
+ */
+export function sendSuccess(reply: FastifyReply, data: Body | RawJson, ignored: string[] = []): FastifyReply {
+  let json: string;
+  if (data instanceof RawJson) {
+    const fields = data.json.slice(1, -1);
+    const extra = ignored.length ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : "";
+    json = `{"result":"success","msg":""${fields && "," + fields}${extra}}`;
+  } else {
+    const body: Body = { result: "success", msg: "", ...data };
+    if (ignored.length) body.ignored_parameters_unsupported = ignored;
+    json = stringifyWithRaw(body);
+  }
+  return reply.status(200).type("application/json").send(json + "\n");
 }
 
 function pathValues(request: FastifyRequest): Record<string, number | string> {
@@ -61,7 +72,7 @@ interface Def<S extends ParamSpecs, C> {
   rateLimited?: boolean;
   params: S;
   guard?: (ctx: C) => void | Promise<void>;
-  handler: (ctx: C, params: ParamValues<S>) => Promise<Body | void>;
+  handler: (ctx: C, params: ParamValues<S>) => Promise<Body | RawJson | void>;
 }
 
 function define<S extends ParamSpecs, C extends BaseContext>(

@@ -10,6 +10,7 @@ import { verifyPassword } from "../security/credentials.js";
 import { applyDecision } from "../http/rate_limit.js";
 import { FEATURE_LEVEL, ZULIP_VERSION } from "../domain/limits.js";
 import { renderMarkdown } from "../markdown/render.js";
+import { RawJson } from "../http/raw_json.js";
 
 /** The organization a request addresses: by subdomain when one matches, else the default one. */
 export async function realmForHost(app: AppContext, request: FastifyRequest): Promise<Realm | undefined> {
@@ -22,16 +23,48 @@ export async function realmForHost(app: AppContext, request: FastifyRequest): Pr
   return found?.realm;
 }
 
-/** Rendered once per version of the organization's row (cached realms are shared objects). */
-const renderedDescriptions = new WeakMap<Realm, string>();
-function renderedDescription(realm: Realm): string {
-  let html = renderedDescriptions.get(realm);
-  if (html === undefined) {
-    html = renderMarkdown(realm.description).html;
-    renderedDescriptions.set(realm, html);
+/** GET /server_settings's answer, which changes only with the organization's row (or the client's name). */
+function serverSettings(app: AppContext, realm: Realm | undefined, incompatible: boolean): Record<string, unknown> {
+  const dev = app.config.development;
+  const settings: Record<string, unknown> = {
+    authentication_methods: {
+      password: true,
+      dev,
+      email: true,
+      ldap: false,
+      remoteuser: false,
+      github: false,
+      azuread: false,
+      gitlab: false,
+      apple: false,
+      google: false,
+      saml: false,
+      "openid connect": false,
+    },
+    external_authentication_methods: [],
+    zulip_feature_level: FEATURE_LEVEL,
+    zulip_version: ZULIP_VERSION,
+    zulip_merge_base: ZULIP_VERSION,
+    push_notifications_enabled: false,
+    is_incompatible: incompatible,
+  };
+  if (realm) {
+    Object.assign(settings, {
+      email_auth_enabled: true,
+      require_email_format_usernames: true,
+      realm_url: app.config.externalUrl,
+      realm_uri: app.config.externalUrl,
+      realm_name: realm.name,
+      realm_icon: `${app.config.externalUrl}/static/images/default-avatar.png`,
+      realm_description: renderMarkdown(realm.description).html,
+      realm_web_public_access_enabled: app.config.webPublicStreamsEnabled && realm.props.enable_spectator_access,
+    });
   }
-  return html;
+  return settings;
 }
+
+/** Answers serialized once per version of the organization's row (cached realms are shared objects). */
+const settingsByRealm = new WeakMap<Realm, RawJson>();
 
 function validateLoginEmail(username: string): string {
   const email = username.trim();
@@ -78,40 +111,12 @@ export const authRoutes = [
     params: {},
     handler: async ({ app, request, clientName }) => {
       const realm = await realmForHost(app, request);
-      const dev = app.config.development;
-      const settings: Record<string, unknown> = {
-        authentication_methods: {
-          password: true,
-          dev,
-          email: true,
-          ldap: false,
-          remoteuser: false,
-          github: false,
-          azuread: false,
-          gitlab: false,
-          apple: false,
-          google: false,
-          saml: false,
-          "openid connect": false,
-        },
-        external_authentication_methods: [],
-        zulip_feature_level: FEATURE_LEVEL,
-        zulip_version: ZULIP_VERSION,
-        zulip_merge_base: ZULIP_VERSION,
-        push_notifications_enabled: false,
-        is_incompatible: clientName === "ZulipInvalid",
-      };
-      if (realm) {
-        Object.assign(settings, {
-          email_auth_enabled: true,
-          require_email_format_usernames: true,
-          realm_url: app.config.externalUrl,
-          realm_uri: app.config.externalUrl,
-          realm_name: realm.name,
-          realm_icon: `${app.config.externalUrl}/static/images/default-avatar.png`,
-          realm_description: renderedDescription(realm),
-          realm_web_public_access_enabled: app.config.webPublicStreamsEnabled && realm.props.enable_spectator_access,
-        });
+      const incompatible = clientName === "ZulipInvalid";
+      if (!realm || incompatible) return serverSettings(app, realm, incompatible);
+      let settings = settingsByRealm.get(realm);
+      if (!settings) {
+        settings = new RawJson(JSON.stringify(serverSettings(app, realm, false)));
+        settingsByRealm.set(realm, settings);
       }
       return settings;
     },

@@ -28,19 +28,21 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private readonly times = new Map<string, number[]>();
 
   async attempt(key: string, rules: readonly Rule[], now: number, record: boolean): Promise<RateLimitDecision> {
-    const decision = decide(this.recent(key, rules, now), rules, now);
-    if (record && !decision.limited) this.add(key, rules, now);
+    const times = this.recent(key, rules, now);
+    const decision = decide(times, rules, now);
+    if (record && !decision.limited) this.add(key, times, rules, now);
     return decision;
   }
 
   async record(key: string, rules: readonly Rule[], now: number): Promise<void> {
-    this.add(key, rules, now);
+    this.add(key, this.recent(key, rules, now), rules, now);
   }
 
   size(): number {
     return this.times.size;
   }
 
+  /** The key's request times still inside a window, oldest first. */
   private recent(key: string, rules: readonly Rule[], now: number): number[] {
     const times = this.times.get(key);
     if (!times) return [];
@@ -50,8 +52,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return times;
   }
 
-  private add(key: string, rules: readonly Rule[], now: number): void {
-    const times = this.recent(key, rules, now);
+  private add(key: string, times: number[], rules: readonly Rule[], now: number): void {
     this.times.delete(key);
     times.push(now);
     if (times.length > largestMax(rules)) times.shift();

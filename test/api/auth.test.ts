@@ -27,6 +27,27 @@ describe("GET /server_settings", () => {
     assert.equal(r.body.realm_name, t.realm.name);
     assert.ok(r.headers.get("content-type")?.startsWith("application/json"));
   });
+
+  test("follows changes to the organization, though its answer is kept between calls", async () => {
+    const before = await anon.get("/server_settings");
+    const renamed = await anon.as(t.owner).patch("/realm", { name: "Renamed Realm", description: "Now **bold**" });
+    assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+    const after = await anon.get("/server_settings");
+    assert.equal(after.body.realm_name, "Renamed Realm");
+    assert.equal(after.body.realm_description, "<p>Now <strong>bold</strong></p>");
+    assert.deepEqual(Object.keys(after.body), Object.keys(before.body));
+    assert.equal(after.body.is_incompatible, false);
+  });
+
+  test("names parameters it ignores and flags the client Zulip calls incompatible", async () => {
+    const r = await anon.get("/server_settings", { nonsense: 1 });
+    assert.equal(r.body.result, "success");
+    assert.deepEqual(r.body.ignored_parameters_unsupported, ["nonsense"]);
+    assert.equal(r.body.realm_name, "Renamed Realm");
+    const invalid = await anon.call("GET", "/server_settings", {}, { "user-agent": "ZulipInvalid/1.0" });
+    assert.equal(invalid.body.is_incompatible, true);
+    assert.equal(invalid.body.realm_name, "Renamed Realm");
+  });
 });
 
 describe("HTTP Basic authentication", () => {
