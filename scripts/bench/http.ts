@@ -16,9 +16,8 @@ import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import inspector from "node:inspector";
 import autocannon from "autocannon";
-import { closeChild, forkChild, serveIpc, type Child, type Reply } from "./lib.js";
+import { closeChild, forkChild, profileFile, serveIpc, type Child, type Reply } from "./lib.js";
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(SELF), "../..");
@@ -45,36 +44,12 @@ interface Ready {
 // ---------------------------------------------------------------------------------------------
 // Servers under test, in child processes.
 
-/** CPU profiles of one stretch of load each, taken in the server's own process. */
-function profiler() {
-  const session = new inspector.Session();
-  session.connect();
-  const post = (method: string) =>
-    new Promise<Reply>((resolve, reject) => session.post(method, (err, result) => (err ? reject(err) : resolve((result ?? {}) as Reply))));
-  return {
-    start: async () => {
-      await post("Profiler.enable");
-      await post("Profiler.start");
-    },
-    stop: async (file: string) => fs.writeFileSync(file, JSON.stringify((await post("Profiler.stop")).profile)),
-  };
-}
-
 /** The child's side: the ops every server here answers, then `handle` for the rest. */
 function serve(ready: Ready, handle: (op: string) => Promise<Reply> | Reply): void {
-  const profiles = profiler();
   serveIpc(async (op) => {
     if (op === "cpu") {
       const { user, system } = process.cpuUsage();
       return { cpuMicros: user + system, rss: process.memoryUsage().rss };
-    }
-    if (op === "profile start") {
-      await profiles.start();
-      return {};
-    }
-    if (op.startsWith("profile ")) {
-      await profiles.stop(op.slice("profile ".length));
-      return {};
     }
     return handle(op);
   });
@@ -210,7 +185,7 @@ async function load(server: ServerHandle, target: Target, seconds: number, conne
     body: target.body,
   });
   const after = (await server.call("cpu")).cpuMicros as number;
-  if (profileDir) await server.call(`profile ${path.resolve(profileDir, target.name.replace(/[^a-z0-9]+/gi, "_") + ".cpuprofile")}`);
+  if (profileDir) await server.call(`profile ${profileFile(profileDir, target.name)}`);
   const requests = result.requests.total;
   return {
     rps: result.requests.average,

@@ -2,17 +2,49 @@
  * Shared by the benchmarks that run Confab in a child process: the IPC between the two
  * processes, members created in bulk, and percentiles.
  */
+import fs from "node:fs";
+import path from "node:path";
+import inspector from "node:inspector";
 import { fork, type ChildProcess } from "node:child_process";
 import type { AppContext } from "../../src/context.js";
 import type { Realm } from "../../src/store/realms.js";
 
 export type Reply = Record<string, unknown>;
 
-/** In the child: answers the parent's `{id, op}` requests; `{id: 0, ...}` is sent by the caller when ready. */
+/** CPU profiles of one stretch of work each, taken in the child's own process. */
+function profiler() {
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<Reply>((resolve, reject) => session.post(method, (err, result) => (err ? reject(err) : resolve((result ?? {}) as Reply))));
+  return {
+    start: async () => {
+      await post("Profiler.enable");
+      await post("Profiler.start");
+    },
+    stop: async (file: string) => fs.writeFileSync(file, JSON.stringify((await post("Profiler.stop")).profile)),
+  };
+}
+
+/**
+ * In the child: answers the parent's `{id, op}` requests; `{id: 0, ...}` is sent by the caller
+ * when ready. Every child also answers "profile start" and then "profile FILE", which writes the
+ * CPU profile of what it did in between (read it with scripts/cpuprofile-top.ts).
+ */
 export function serveIpc(handle: (op: string) => Promise<Reply> | Reply): void {
+  const profiles = profiler();
   process.on("message", async (msg: { id: number; op: string }) => {
-    process.send!({ id: msg.id, ...(await handle(msg.op)) });
+    let reply: Reply = {};
+    if (msg.op === "profile start") await profiles.start();
+    else if (msg.op.startsWith("profile ")) await profiles.stop(msg.op.slice("profile ".length));
+    else reply = await handle(msg.op);
+    process.send!({ id: msg.id, ...reply });
   });
+}
+
+/** Where the profile of one measured case goes: `dir/<its label, as a file name>.cpuprofile`. */
+export function profileFile(dir: string, label: string): string {
+  return path.resolve(dir, label.replace(/[^a-z0-9]+/gi, "_") + ".cpuprofile");
 }
 
 export interface Child<Ready> {
@@ -23,7 +55,7 @@ export interface Child<Ready> {
 
 /** Forks `module` (run through tsx) with `args` and waits for its `{id: 0, ...}` ready message. */
 export function forkChild<Ready>(module: string, args: string[]): Promise<Child<Ready>> {
-  const child = fork(module, args, { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(module, args, { execArgv: ["--import", "tsx", ...(process.env.BENCH_CHILD_IMPORT ? ["--import", process.env.BENCH_CHILD_IMPORT] : [])], stdio: ["ignore", "inherit", "inherit", "ipc"] });
   let next = 1;
   const pending = new Map<number, (reply: Reply) => void>();
   return new Promise((resolve, reject) => {

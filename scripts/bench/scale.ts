@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- scale [--messages=10000,1000000] [--sampled=50] [--requests=200]`:
+ * `npm run bench -- scale [--messages=10000,1000000] [--sampled=50] [--requests=200] [--cpu-prof=DIR]`:
  *   Builds a large organization directly in the database with set-based SQL (10,000 members,
  *   1,000 channels, 100 subscriptions each, N messages of which 10% are direct messages), starts
  *   a production-mode Confab on it in a child process, and times common requests from one client
@@ -19,7 +19,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { freshPgDatabase } from "../../test/helpers/pg_database.js";
-import { closeChild, forkChild, insertMembers, percentile, serveIpc, type BenchUser, type Child } from "./lib.js";
+import { closeChild, forkChild, insertMembers, percentile, profileFile, serveIpc, type BenchUser, type Child } from "./lib.js";
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -291,12 +291,15 @@ function cases(r: Ready): Case[] {
   ];
 }
 
-async function time(r: Ready, c: Case, warmup: number, requests: number): Promise<Timing> {
+/** Times one case; with `profile`, the server's CPU profile of its timed requests goes to that file. */
+async function time(server: Child<Ready>, c: Case, warmup: number, requests: number, profile?: string): Promise<Timing> {
+  const r = server.ready;
   const auth = "Basic " + Buffer.from(`${r.member.email}:${r.member.key}`).toString("base64");
   const durations: number[] = [];
   const failures: string[] = [];
   let note = "";
   for (let i = 0; i < warmup + requests; i++) {
+    if (profile && i === warmup) await server.call("profile start");
     const form = new URLSearchParams(c.params());
     const url = `${r.url}/api/v1${c.route}${c.method === "GET" ? `?${form}` : ""}`;
     const startedAt = performance.now();
@@ -310,6 +313,7 @@ async function time(r: Ready, c: Case, warmup: number, requests: number): Promis
     if (!note && c.describe) note = c.describe(JSON.parse(text));
     if (i >= warmup) durations.push(ms);
   }
+  if (profile) await server.call(`profile ${profile}`);
   durations.sort((a, b) => a - b);
   return { p50: durations.length ? percentile(durations, 50) : NaN, p99: durations.length ? percentile(durations, 99) : NaN, note, failures };
 }
@@ -322,7 +326,7 @@ interface Column {
   timings: Map<string, Timing>;
 }
 
-async function runOne(title: string, messages: number, sampled: number, requests: number, pgAdmin?: string): Promise<Column> {
+async function runOne(title: string, messages: number, sampled: number, requests: number, pgAdmin?: string, profileDir?: string): Promise<Column> {
   const database = pgAdmin ? await freshPgDatabase(pgAdmin, "confab_bench_scale") : undefined;
   try {
     console.log(`\n${title}: generating…`);
@@ -336,7 +340,7 @@ async function runOne(title: string, messages: number, sampled: number, requests
       );
       const timings = new Map<string, Timing>();
       for (const c of cases(r)) {
-        const t = await time(r, c, 20, requests);
+        const t = await time(server, c, 20, requests, profileDir && profileFile(profileDir, `${title} ${c.label}`));
         timings.set(c.label, t);
         console.log(`  ${c.label.padEnd(42)} p50 ${fmt(t.p50)} ms  p99 ${fmt(t.p99)} ms  ${t.note}`);
         for (const f of t.failures) console.log(`    FAILED: ${f}`);
@@ -381,6 +385,9 @@ export async function run(args: string[]): Promise<void> {
   const sampled = Number(option("sampled") ?? 50);
   const requests = Number(option("requests") ?? 200);
   const pgAdmin = process.env.CONFAB_BENCH_PG_URL;
+  // A CPU profile of the server for each case's timed requests, for scripts/cpuprofile-top.ts.
+  const profileDir = option("cpu-prof");
+  if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
   console.log(
     `Scale benchmark: ${USERS.toLocaleString("en")} members, ${OTHER_CHANNELS + 1} channels, ${SUBSCRIPTIONS_PER_USER} subscriptions each ` +
       `(general has everyone), 10% direct messages; node ${process.version}; ${os.cpus().length} CPUs.\n` +
@@ -392,7 +399,7 @@ export async function run(args: string[]): Promise<void> {
   const databases: [string, string | undefined][] = [["SQLite", undefined]];
   if (pgAdmin) databases.push(["PG", pgAdmin]);
   for (const [name, admin] of databases) {
-    for (const n of sizes) columns.push(await runOne(`${short(n)} ${name}`, n, sampled, requests, admin));
+    for (const n of sizes) columns.push(await runOne(`${short(n)} ${name}`, n, sampled, requests, admin, profileDir));
   }
   printTable(columns);
 }

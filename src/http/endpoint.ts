@@ -7,7 +7,7 @@ import type { AppContext } from "../context.js";
 import { authenticate, clientName, type Caller } from "./auth.js";
 import { parseParams, rawParams, unusedParameters, type ParamSpecs, type ParamValues } from "./params.js";
 import { rateLimit } from "./rate_limit.js";
-import { RawJson, stringifyWithRaw } from "./raw_json.js";
+import { RawJson, extendRawObject, serializeWithRaw } from "./raw_json.js";
 
 export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 type Body = Record<string, unknown>;
@@ -34,20 +34,13 @@ export interface EndpointDef {
 
 /**
  * Sends Zulip's success envelope; the body ends with a newline, as Zulip's does. `data` may be a
- * JSON object serialized ahead (an answer shared by many requests): its fields follow the envelope's.
+ * JSON object serialized ahead (an answer shared by many requests).
  */
 export function sendSuccess(reply: FastifyReply, data: Body | RawJson, ignored: string[] = []): FastifyReply {
-  let json: string;
-  if (data instanceof RawJson) {
-    const fields = data.json.slice(1, -1);
-    const extra = ignored.length ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : "";
-    json = `{"result":"success","msg":""${fields && "," + fields}${extra}}`;
-  } else {
-    const body: Body = { result: "success", msg: "", ...data };
-    if (ignored.length) body.ignored_parameters_unsupported = ignored;
-    json = stringifyWithRaw(body);
-  }
-  return reply.status(200).type("application/json").send(json + "\n");
+  const envelope: Body = { result: "success", msg: "" };
+  if (ignored.length) envelope.ignored_parameters_unsupported = ignored;
+  const body = data instanceof RawJson ? extendRawObject(envelope, data, "\n") : serializeWithRaw({ ...envelope, ...data }, "\n");
+  return reply.status(200).type("application/json").send(body);
 }
 
 function pathValues(request: FastifyRequest): Record<string, number | string> {

@@ -1,12 +1,17 @@
 /**
  * JSON already serialized, to be placed as-is in a response: a large value shared by many
- * responses (an organization's user list) is serialized once instead of on every request.
- * Only top-level values of a response body may be RawJson.
+ * responses (an organization's user list) is serialized and UTF-8 encoded once instead of on
+ * every request. Only top-level values of a response body may be RawJson.
  */
 import { randomUUID } from "node:crypto";
 
 export class RawJson {
-  constructor(readonly json: string) {}
+  /** The UTF-8 JSON text, in pieces laid end to end (a shared list with one entry replaced). */
+  readonly chunks: readonly Buffer[];
+
+  constructor(json: string | Buffer | readonly Buffer[]) {
+    this.chunks = typeof json === "string" ? [Buffer.from(json)] : Buffer.isBuffer(json) ? [json] : json;
+  }
 }
 
 /**
@@ -14,10 +19,16 @@ export class RawJson {
  * known outside this process, so no string a client sent can be taken for one.
  */
 const PLACEHOLDER = `\u0000raw-json:${randomUUID()}:`;
+const QUOTED_PLACEHOLDER = JSON.stringify(PLACEHOLDER).slice(0, -1);
+const PLACEHOLDER_PATTERN = new RegExp(`${escapeRegExp(QUOTED_PLACEHOLDER)}(\\d+)"`, "g");
 
-/** JSON.stringify of `body`, with its top-level RawJson values spliced in. */
-export function stringifyWithRaw(body: Record<string, unknown>): string {
-  let raws: string[] | undefined;
+/**
+ * JSON.stringify of `body` followed by `suffix`, with its top-level RawJson values spliced in.
+ * With any RawJson it is UTF-8 bytes, so that a large shared value is copied once into the answer,
+ * never scanned, encoded or measured again; otherwise a string.
+ */
+export function serializeWithRaw(body: Record<string, unknown>, suffix = ""): string | Buffer {
+  let raws: RawJson[] | undefined;
   let out: Record<string, unknown> = body;
   for (const key in body) {
     const value = body[key];
@@ -27,12 +38,26 @@ export function stringifyWithRaw(body: Record<string, unknown>): string {
       out = { ...body };
     }
     out[key] = PLACEHOLDER + raws.length;
-    raws.push(value.json);
+    raws.push(value);
   }
-  const json = JSON.stringify(out);
+  const json = JSON.stringify(out) + suffix;
   if (!raws) return json;
-  const quoted = JSON.stringify(PLACEHOLDER).slice(0, -1);
-  return json.replace(new RegExp(`${escapeRegExp(quoted)}(\\d+)"`, "g"), (_, i: string) => raws![Number(i)]);
+  // split() with a capturing group alternates text and captured raw indexes.
+  const pieces = json.split(PLACEHOLDER_PATTERN);
+  const chunks: Buffer[] = [];
+  pieces.forEach((piece, i) => {
+    if (i % 2 === 0) chunks.push(Buffer.from(piece));
+    else chunks.push(...raws![Number(piece)].chunks);
+  });
+  return Buffer.concat(chunks);
+}
+
+/** The members of `fields`, then those of the JSON object `raw`, as one JSON object followed by `suffix`. */
+export function extendRawObject(fields: Record<string, unknown>, raw: RawJson, suffix = ""): Buffer {
+  const head = JSON.stringify(fields).slice(0, -1);
+  const object = raw.chunks.length === 1 ? raw.chunks[0] : Buffer.concat(raw.chunks);
+  const members = object.subarray(1, -1);
+  return Buffer.concat([Buffer.from(members.length ? head + "," : head), members, Buffer.from("}" + suffix)]);
 }
 
 function escapeRegExp(text: string): string {

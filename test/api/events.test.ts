@@ -167,14 +167,15 @@ describe("POST /register", () => {
     const gravatars = await register(t.member2, { fetch_event_types: ["realm_user"], client_gravatar: false });
     assert.match(String(entry(gravatars, t.owner).avatar_url), /gravatar/);
 
-    const renamed = `${t.member.fullName} (renamed)`;
+    // Text outside ASCII takes more bytes than characters: later entries must still be found.
+    const renamed = `${t.member.fullName} (renamé 李)`;
     const r = await api(t.member).patch("/settings", { full_name: renamed });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     try {
       assert.equal(entry(await register(t.member2, { fetch_event_types: ["realm_user"] }), t.member).full_name, renamed);
       // A change queued while the list was read is applied to the shared entry, in this response only.
       let trigger: (() => Promise<void>) | undefined = () =>
-        publish([t.member2.id], { type: "realm_user", op: "update", person: { user_id: t.owner.id, full_name: "Queued Name" } });
+        publish([t.member2.id], { type: "realm_user", op: "update", person: { user_id: t.owner.id, full_name: "Queued Nåme" } });
       registerStateSection({
         name: "realm_user_probe",
         fetchTypes: ["realm_user"],
@@ -186,7 +187,9 @@ describe("POST /register", () => {
         },
       });
       const folded = await register(t.member2, { fetch_event_types: ["realm_user"] });
-      assert.equal(entry(folded, t.owner).full_name, "Queued Name");
+      assert.equal(entry(folded, t.owner).full_name, "Queued Nåme");
+      assert.equal(entry(folded, t.member).full_name, renamed);
+      assert.equal(entry(folded, t.member2).delivery_email, t.member2.email);
       // One that adds a user changes the lists' shape; the new user takes its place in id order.
       trigger = async () => {
         await publish([t.member2.id], { type: "realm_user", op: "update", person: { user_id: t.owner.id, full_name: "Queued Again" } });

@@ -45,13 +45,17 @@ export interface SerializedUsers {
   ids: number[];
   active: boolean[];
   json: string[];
-  /** Both lists as JSON arrays, and where each entry lies in its list: replacing one is a splice. */
-  lists?: { active: string; inactive: string; start: number[] };
+  /**
+   * Both lists as UTF-8 JSON arrays, and the byte range of each entry in its list: replacing one
+   * is a splice, and the rest goes into every answer without being encoded again.
+   */
+  lists?: { active: Buffer; inactive: Buffer; start: number[]; end: number[] };
 }
 
-/** The JSON arrays of the active and the deactivated entries, with each entry's offset in its array. */
+/** The JSON arrays of the active and the deactivated entries, with each entry's byte range in its array. */
 function joinLists(users: SerializedUsers): NonNullable<SerializedUsers["lists"]> {
   const start: number[] = [];
+  const end: number[] = [];
   const parts = { active: ["["], inactive: ["["] };
   const length = { active: 1, inactive: 1 };
   users.ids.forEach((_, i) => {
@@ -62,9 +66,11 @@ function joinLists(users: SerializedUsers): NonNullable<SerializedUsers["lists"]
     }
     start.push(length[list]);
     parts[list].push(users.json[i]);
-    length[list] += users.json[i].length;
+    length[list] += Buffer.byteLength(users.json[i]);
+    end.push(length[list]);
   });
-  return { active: parts.active.join("") + "]", inactive: parts.inactive.join("") + "]", start };
+  const encode = (list: string[]) => Buffer.from(list.join("") + "]");
+  return { active: encode(parts.active), inactive: encode(parts.inactive), start, end };
 }
 
 async function serializedUsers(ctx: StateContext, users: readonly UserRow[]): Promise<SerializedUsers> {
@@ -136,14 +142,15 @@ class UserEntries {
     const edits = this.inPlaceEdits();
     if (edits) {
       const lists = this.base.lists!;
-      const out = { active: lists.active, inactive: lists.inactive };
-      // From the end, so that earlier offsets still hold.
-      for (const { i, json } of edits.sort((a, b) => b.i - a.i)) {
+      const out = { active: [] as Buffer[], inactive: [] as Buffer[] };
+      const done = { active: 0, inactive: 0 };
+      for (const { i, json } of edits.sort((a, b) => a.i - b.i)) {
         const list = this.base.active[i] ? "active" : "inactive";
-        const start = lists.start[i];
-        out[list] = out[list].slice(0, start) + json + out[list].slice(start + this.base.json[i].length);
+        out[list].push(lists[list].subarray(done[list], lists.start[i]), Buffer.from(json));
+        done[list] = lists.end[i];
       }
-      return { active: new RawJson(out.active), inactive: new RawJson(out.inactive) };
+      const rest = (list: "active" | "inactive") => new RawJson([...out[list], lists[list].subarray(done[list])]);
+      return { active: rest("active"), inactive: rest("inactive") };
     }
     const entries: { id: number; active: boolean; json: string }[] = [];
     this.base.ids.forEach((id, i) => {
