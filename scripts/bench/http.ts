@@ -46,13 +46,7 @@ interface Ready {
 
 /** The child's side: the ops every server here answers, then `handle` for the rest. */
 function serve(ready: Ready, handle: (op: string) => Promise<Reply> | Reply): void {
-  serveIpc(async (op) => {
-    if (op === "cpu") {
-      const { user, system } = process.cpuUsage();
-      return { cpuMicros: user + system, rss: process.memoryUsage().rss };
-    }
-    return handle(op);
-  });
+  serveIpc(handle);
   process.send!({ id: 0, ...ready });
 }
 

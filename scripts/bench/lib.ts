@@ -28,14 +28,18 @@ function profiler() {
 
 /**
  * In the child: answers the parent's `{id, op}` requests; `{id: 0, ...}` is sent by the caller
- * when ready. Every child also answers "profile start" and then "profile FILE", which writes the
- * CPU profile of what it did in between (read it with scripts/cpuprofile-top.ts).
+ * when ready. Every child also answers "cpu" (its CPU time so far, and its RSS), and "profile
+ * start" and then "profile FILE", which writes the CPU profile of what it did in between (read it
+ * with scripts/cpuprofile-top.ts).
  */
 export function serveIpc(handle: (op: string) => Promise<Reply> | Reply): void {
   const profiles = profiler();
   process.on("message", async (msg: { id: number; op: string }) => {
     let reply: Reply = {};
-    if (msg.op === "profile start") await profiles.start();
+    if (msg.op === "cpu") {
+      const { user, system } = process.cpuUsage();
+      reply = { cpuMicros: user + system, rss: process.memoryUsage().rss };
+    } else if (msg.op === "profile start") await profiles.start();
     else if (msg.op.startsWith("profile ")) await profiles.stop(msg.op.slice("profile ".length));
     else reply = await handle(msg.op);
     process.send!({ id: msg.id, ...reply });

@@ -3,7 +3,7 @@
  *   Builds a large organization directly in the database with set-based SQL (10,000 members,
  *   1,000 channels, 100 subscriptions each, N messages of which 10% are direct messages), starts
  *   a production-mode Confab on it in a child process, and times common requests from one client
- *   sending them one after another: p50 and p99 after a warm-up. SQLite always; PostgreSQL too
+ *   sending them one after another: p50 and p99 after a warm-up, and the server's CPU time per request. SQLite always; PostgreSQL too
  *   when CONFAB_BENCH_PG_URL names an administrative connection (a database is created for each
  *   run and dropped after).
  *
@@ -243,6 +243,8 @@ async function serve(messageCount: number, sampled: number, databaseUrl: string)
 interface Timing {
   p50: number;
   p99: number;
+  /** The server's CPU time per timed request, which other work on the machine barely moves. */
+  cpuMs: number;
   /** What a successful answer held (messages returned), to show the results are real. */
   note: string;
   failures: string[];
@@ -298,8 +300,12 @@ async function time(server: Child<Ready>, c: Case, warmup: number, requests: num
   const durations: number[] = [];
   const failures: string[] = [];
   let note = "";
+  let cpuBefore = 0;
   for (let i = 0; i < warmup + requests; i++) {
-    if (profile && i === warmup) await server.call("profile start");
+    if (i === warmup) {
+      if (profile) await server.call("profile start");
+      cpuBefore = Number((await server.call("cpu")).cpuMicros);
+    }
     const form = new URLSearchParams(c.params());
     const url = `${r.url}/api/v1${c.route}${c.method === "GET" ? `?${form}` : ""}`;
     const startedAt = performance.now();
@@ -313,9 +319,10 @@ async function time(server: Child<Ready>, c: Case, warmup: number, requests: num
     if (!note && c.describe) note = c.describe(JSON.parse(text));
     if (i >= warmup) durations.push(ms);
   }
+  const cpuMs = (Number((await server.call("cpu")).cpuMicros) - cpuBefore) / 1000 / requests;
   if (profile) await server.call(`profile ${profile}`);
   durations.sort((a, b) => a - b);
-  return { p50: durations.length ? percentile(durations, 50) : NaN, p99: durations.length ? percentile(durations, 99) : NaN, note, failures };
+  return { p50: durations.length ? percentile(durations, 50) : NaN, p99: durations.length ? percentile(durations, 99) : NaN, cpuMs, note, failures };
 }
 
 
@@ -342,7 +349,7 @@ async function runOne(title: string, messages: number, sampled: number, requests
       for (const c of cases(r)) {
         const t = await time(server, c, 20, requests, profileDir && profileFile(profileDir, `${title} ${c.label}`));
         timings.set(c.label, t);
-        console.log(`  ${c.label.padEnd(42)} p50 ${fmt(t.p50)} ms  p99 ${fmt(t.p99)} ms  ${t.note}`);
+        console.log(`  ${c.label.padEnd(42)} p50 ${fmt(t.p50)} ms  p99 ${fmt(t.p99)} ms  cpu ${fmt(t.cpuMs)} ms/req  ${t.note}`);
         for (const f of t.failures) console.log(`    FAILED: ${f}`);
       }
       const bytes = Number((await server.call("size")).bytes);

@@ -22,14 +22,21 @@ import { METADATA_GRANTING_SETTINGS } from "../domain/channel_access.js";
 import { groupSettingValues } from "../format/group_setting.js";
 import type { StreamDisplayData } from "../format/streams.js";
 
+/** Facts of the organization's cached rows (frozen, shared): every POST /register checks them all. */
+const factsOfSharedRows = new WeakMap<StreamRow, ChannelFacts>();
+
 export function channelFacts(row: StreamRow): ChannelFacts {
-  return {
+  const known = factsOfSharedRows.get(row);
+  if (known) return known;
+  const facts: ChannelFacts = {
     inviteOnly: row.invite_only === 1,
     isWebPublic: row.is_web_public === 1,
     historyPublicToSubscribers: row.history_public_to_subscribers === 1,
     isArchived: row.is_archived === 1,
     groups: Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, row[s]])) as ChannelFacts["groups"],
   };
+  if (Object.isFrozen(row)) factsOfSharedRows.set(row, Object.freeze(facts));
+  return facts;
 }
 
 export async function userFacts(db: Executor, user: UserRow): Promise<UserFacts> {
