@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- http [--seconds=5] [--connections=50] [--only=users/me] [--cpu-prof=DIR]`:
+ * `npm run bench -- http [--seconds=5] [--connections=50] [--only=users/me or "POST /messages"] [--cpu-prof=DIR]`:
  *   The cost of a request on the hot path. In one run, autocannon loads three servers, each in a
  *   child process of its own: a bare Node `http` server and a bare Fastify route answering a fixed
  *   JSON body (GET /users/me's own), and a production-mode Confab on SQLite. For each request it
@@ -246,7 +246,7 @@ export async function run(args: string[]): Promise<void> {
     { name: "POST /messages (100 subscribers)", method: "POST", path: "/api/v1/messages", body: "type=stream&to=bench&topic=load&content=Hello+**there**%2C+a+load+test+message." },
     { name: "POST /register", method: "POST", path: "/api/v1/register" },
   ];
-  const measured = targets.filter((t) => !only || t.path.includes(only));
+  const measured = targets.filter((t) => !only || t.path.includes(only) || t.name.includes(only));
   const confabLoads = new Map<string, Load>();
   for (const target of measured) confabLoads.set(target.name, await load(confab, target, seconds, connections, profileDir));
   const rss = (await confab.call("cpu")).rss as number;
