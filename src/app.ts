@@ -109,6 +109,7 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
   server.addContentTypeParser("*", { parseAs: "buffer" }, (_req, _body, done) => done(null, {}));
 
   server.addHook("onResponse", async (request, reply) => {
+    if (!app.log.isLevelEnabled("info")) return;
     app.log.info({
       method: request.method,
       route: request.routeOptions.url ?? request.url.split("?")[0],
