@@ -4,8 +4,9 @@
  * setting of organizations, channels and user groups; looking groups up and writing the
  * anonymous rows is actions/group_settings.ts.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { ZulipError, badRequest } from "../http/errors.js";
+import type { Zod } from "../http/params.js";
 import type { SystemGroupName } from "./system_groups.js";
 import { isGuest } from "./roles.js";
 import type { GroupPermissionSetting } from "./permission_settings.js";
@@ -16,18 +17,20 @@ export interface AnonymousGroupValue {
 }
 export type GroupSettingValue = number | AnonymousGroupValue;
 
-export const anonymousGroupValueSchema = z.object({
-  direct_members: z.array(z.int()),
-  direct_subgroups: z.array(z.int()),
-});
+const anonymousGroupValueSchema = (z: Zod) =>
+  z.object({
+    direct_members: z.array(z.int()),
+    direct_subgroups: z.array(z.int()),
+  });
 /** A group-setting value as clients send it (the JSON inside a form field). */
-export const groupSettingValueSchema = z.union([z.int(), anonymousGroupValueSchema]);
+export const groupSettingValueSchema = (z: Zod) => z.union([z.int(), anonymousGroupValueSchema(z)]);
 /** The `{new, old?}` object used to change a setting. */
-export const groupSettingChangeSchema = z.object({
-  new: groupSettingValueSchema,
-  old: groupSettingValueSchema.optional(),
-});
-export type GroupSettingChange = z.infer<typeof groupSettingChangeSchema>;
+export const groupSettingChangeSchema = (z: Zod) =>
+  z.object({
+    new: groupSettingValueSchema(z),
+    old: groupSettingValueSchema(z).optional(),
+  });
+export type GroupSettingChange = z.infer<ReturnType<typeof groupSettingChangeSchema>>;
 
 /** What values a permission setting accepts. */
 export interface GroupPermissionConfig {

@@ -6,10 +6,23 @@
  * strictly and validated. Failures produce Zulip's exact messages, naming the nested
  * location like `narrow[0][1]` or `can_add_subscribers_group["new"]`.
  */
-import { z } from "zod";
+import { createRequire } from "node:module";
+import type { z } from "zod";
 import { badRequest, confusingArguments, missingArgument } from "./errors.js";
 
 type Decoder<T> = (raw: string, name: string) => T;
+
+/** zod's builders, handed to the schema builders of JSON parameters. */
+export type Zod = typeof z;
+
+let zod: Zod | undefined;
+/**
+ * zod holds 3 MiB of heap once loaded, and a server that no client has yet sent a JSON
+ * parameter has no use for it, so the first such parameter loads it (synchronously: decoding is).
+ */
+function loadZod(): Zod {
+  return (zod ??= (createRequire(import.meta.url)("zod") as typeof import("zod")).z);
+}
 
 export class Param<T> {
   constructor(
@@ -130,9 +143,9 @@ function checkString(value: string, name: string, opts: StringOptions): string {
  * A JSON parameter whose schema is built by its first request: routes declare hundreds of
  * parameters, most of which a given server never receives.
  */
-function lazyJson<T>(build: () => z.ZodType<T>): Param<T> {
+function lazyJson<T>(build: (z: Zod) => z.ZodType<T>): Param<T> {
   let schema: z.ZodType<T> | undefined;
-  return param<T>((raw, name) => validateWith((schema ??= build()), parseJson(raw, name), name), true);
+  return param<T>((raw, name) => validateWith((schema ??= build(loadZod())), parseJson(raw, name), name), true);
 }
 
 export const P = {
@@ -146,22 +159,22 @@ export const P = {
       return raw as V;
     }, false),
 
-  /** Any JSON value validated by a zod schema. */
-  json: <T>(schema: z.ZodType<T>) => lazyJson(() => schema),
+  /** Any JSON value validated by the zod schema that `build` makes of the builders it is given. */
+  json: <T>(build: (z: Zod) => z.ZodType<T>) => lazyJson(build),
 
   int: (opts: { min?: number; max?: number } = {}) =>
-    lazyJson(() => {
+    lazyJson((z) => {
       let schema = z.int();
       if (opts.min !== undefined) schema = schema.min(opts.min);
       if (opts.max !== undefined) schema = schema.max(opts.max);
       return schema;
     }),
 
-  bool: () => lazyJson(() => z.boolean()),
+  bool: () => lazyJson((z) => z.boolean()),
 
-  intList: () => lazyJson(() => z.array(z.int())),
+  intList: () => lazyJson((z) => z.array(z.int())),
 
-  stringList: () => lazyJson(() => z.array(z.string())),
+  stringList: () => lazyJson((z) => z.array(z.string())),
 };
 
 /** Where a request's raw parameters come from: body first, then query string. */

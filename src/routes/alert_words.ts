@@ -1,16 +1,16 @@
-import { z } from "zod";
 import { endpoint } from "../http/endpoint.js";
-import { P } from "../http/params.js";
+import { P, type Zod } from "../http/params.js";
 import { alertWordsRegisterState, doAddAlertWords, doRemoveAlertWords } from "../actions/alert_words.js";
 
 const MAX_ALERT_WORD_LENGTH = 100;
 
 // Zulip measures the limit in characters (code points), before surrounding whitespace is stripped.
-const alertWord = z.string().check((ctx) => {
-  if ([...ctx.value].length > MAX_ALERT_WORD_LENGTH) {
-    ctx.issues.push({ code: "too_big", origin: "string", maximum: MAX_ALERT_WORD_LENGTH, input: ctx.value });
-  }
-});
+const alertWord = (z: Zod) =>
+  z.string().check((ctx) => {
+    if ([...ctx.value].length > MAX_ALERT_WORD_LENGTH) {
+      ctx.issues.push({ code: "too_big", origin: "string", maximum: MAX_ALERT_WORD_LENGTH, input: ctx.value });
+    }
+  });
 
 export const alertWordRoutes = [
   endpoint({
@@ -23,7 +23,7 @@ export const alertWordRoutes = [
   endpoint({
     method: "POST",
     path: "/users/me/alert_words",
-    params: { alert_words: P.json(z.array(alertWord)) },
+    params: { alert_words: P.json((z) => z.array(alertWord(z))) },
     handler: async ({ app, caller }, { alert_words }) => ({
       alert_words: await doAddAlertWords(app, caller, alert_words),
     }),

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { endpoint } from "../http/endpoint.js";
 import { P } from "../http/params.js";
 import { requireNonGuest, requireRealmAdmin } from "../http/guards.js";
@@ -28,7 +27,7 @@ export const channelAdminRoutes = [
       is_web_public: P.bool().optional(),
       history_public_to_subscribers: P.bool().optional(),
       is_default_stream: P.bool().optional(),
-      message_retention_days: P.json(z.union([z.string(), z.int()])).optional(),
+      message_retention_days: P.json((z) => z.union([z.string(), z.int()])).optional(),
       is_archived: P.bool().optional(),
       folder_id: P.int().nullable(),
       topics_policy: P.oneOf(TOPICS_POLICIES).optional(),
@@ -68,7 +67,7 @@ export const channelAdminRoutes = [
     params: {
       name: P.string(),
       description: P.string({ maxLength: LIMITS.maxStreamDescriptionLength }).optional(),
-      subscribers: P.json(z.array(z.int())),
+      subscribers: P.json((z) => z.array(z.int())),
       ...newChannelParams,
     },
     handler: async ({ app, caller }, p) =>

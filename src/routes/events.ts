@@ -1,24 +1,24 @@
-import { z } from "zod";
 import { endpoint } from "../http/endpoint.js";
-import { P } from "../http/params.js";
+import { P, type Zod } from "../http/params.js";
 import { checkQueueRequest, doEventsRegister, queueSpecFor } from "../events/register.js";
 
-const narrowSchema = z.array(z.array(z.string()).length(2).transform((t) => [t[0], t[1]] as const));
+const narrowSchema = (z: Zod) => z.array(z.array(z.string()).length(2).transform((t) => [t[0], t[1]] as const));
 
 // Unknown capabilities are dropped: clients send ones newer than this server, and the queue keeps what it is given.
-const capabilitiesSchema = z.object({
-  notification_settings_null: z.boolean().optional(),
-  bulk_message_deletion: z.boolean().optional(),
-  user_avatar_url_field_optional: z.boolean().optional(),
-  stream_typing_notifications: z.boolean().optional(),
-  user_settings_object: z.boolean().optional(),
-  linkifier_url_template: z.boolean().optional(),
-  user_list_incomplete: z.boolean().optional(),
-  include_deactivated_groups: z.boolean().optional(),
-  archived_channels: z.boolean().optional(),
-  empty_topic_name: z.boolean().optional(),
-  simplified_presence_events: z.boolean().optional(),
-});
+const capabilitiesSchema = (z: Zod) =>
+  z.object({
+    notification_settings_null: z.boolean().optional(),
+    bulk_message_deletion: z.boolean().optional(),
+    user_avatar_url_field_optional: z.boolean().optional(),
+    stream_typing_notifications: z.boolean().optional(),
+    user_settings_object: z.boolean().optional(),
+    linkifier_url_template: z.boolean().optional(),
+    user_list_incomplete: z.boolean().optional(),
+    include_deactivated_groups: z.boolean().optional(),
+    archived_channels: z.boolean().optional(),
+    empty_topic_name: z.boolean().optional(),
+    simplified_presence_events: z.boolean().optional(),
+  });
 
 export const eventRoutes = [
   endpoint({

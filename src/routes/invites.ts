@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { endpoint } from "../http/endpoint.js";
 import { P } from "../http/params.js";
 import { requireMemberOrAdmin } from "../http/guards.js";
@@ -17,7 +16,7 @@ import {
 const inviteParams = {
   group_ids: P.intList().optional(),
   include_realm_default_subscriptions: P.bool().default(false),
-  invite_as: P.json(z.int().refine((v) => ROLE_CODES.includes(v), "Not in the list of possible values")).default(Role.MEMBER),
+  invite_as: P.json((z) => z.int().refine((v) => ROLE_CODES.includes(v), "Not in the list of possible values")).default(Role.MEMBER),
   invite_expires_in_minutes: P.int().nullable(),
 };
 const welcomeText = { welcome_message_custom_text: P.string({ maxLength: MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH }).optional() };

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { endpoint } from "../http/endpoint.js";
 import { P } from "../http/params.js";
 import { decodeNarrow } from "../domain/narrow.js";
@@ -20,7 +19,7 @@ export const messageFlagRoutes = [
       include_anchor: P.bool().default(true),
       num_before: P.int({ min: 0 }),
       num_after: P.int({ min: 0 }),
-      narrow: P.json(z.unknown()),
+      narrow: P.json((z) => z.unknown()),
       op: P.string(),
       flag: P.string(),
     },
@@ -62,7 +61,7 @@ export const messageFlagRoutes = [
   endpoint({
     method: "GET",
     path: "/messages/matches_narrow",
-    params: { msg_ids: P.intList(), narrow: P.json(z.unknown()) },
+    params: { msg_ids: P.intList(), narrow: P.json((z) => z.unknown()) },
     handler: async ({ app, caller }, p) => messagesMatchingNarrow(app, caller.user, caller.realm, p.msg_ids, decodeNarrow(p.narrow)),
   }),
 ];

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { endpoint } from "../http/endpoint.js";
 import { P } from "../http/params.js";
 import { getSingleMessage, sendMessageFromRequest } from "../actions/messages.js";
@@ -38,12 +37,12 @@ export const messageRoutes = [
       include_anchor: P.bool().default(true),
       num_before: P.int({ min: 0 }).optional(),
       num_after: P.int({ min: 0 }).optional(),
-      narrow: P.json(z.unknown()).default([]),
+      narrow: P.json((z) => z.unknown()).default([]),
       use_first_unread_anchor: P.bool().default(false),
       client_gravatar: P.bool().default(true),
       apply_markdown: P.bool().default(true),
       allow_empty_topic_name: P.bool().default(false),
-      message_ids: P.json(z.array(z.int().min(0))).optional(),
+      message_ids: P.json((z) => z.array(z.int().min(0))).optional(),
     },
     handler: async ({ app, caller }, p) =>
       fetchMessages(app, caller.user, caller.realm, {

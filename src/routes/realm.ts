@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { endpoint } from "../http/endpoint.js";
 import { P, type Param } from "../http/params.js";
 import { requireRealmAdmin } from "../http/guards.js";
@@ -26,7 +25,7 @@ const booleanParams = Object.fromEntries(REALM_BOOLEAN_PROPERTIES.map((p) => [p,
   Param<boolean | undefined>
 >;
 
-const fieldDataParam = () => P.json(z.record(z.string(), z.unknown())).optional();
+const fieldDataParam = () => P.json((z) => z.record(z.string(), z.unknown())).optional();
 
 /** Clients reorder fields by sending every id; a longer list than any organization has fields is refused. */
 const MAX_PROFILE_FIELD_ORDER_LENGTH = 1000;
@@ -96,7 +95,7 @@ export const realmRoutes = [
     method: "PATCH",
     path: "/realm/profile_fields",
     guard: requireRealmAdmin,
-    params: { order: P.json(z.array(z.int()).max(MAX_PROFILE_FIELD_ORDER_LENGTH)) },
+    params: { order: P.json((z) => z.array(z.int()).max(MAX_PROFILE_FIELD_ORDER_LENGTH)) },
     handler: async ({ app, caller }, p) => {
       await doReorderCustomProfileFields(app, caller, p.order);
     },

@@ -1,6 +1,6 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { endpoint } from "../http/endpoint.js";
-import { P } from "../http/params.js";
+import { P, type Zod } from "../http/params.js";
 import { readEmptyTopicAliases } from "../domain/topics.js";
 import type { ScheduledTo } from "../domain/scheduled_messages.js";
 import {
@@ -12,11 +12,12 @@ import {
 
 // Zulip types `to` as `int | list[int]`; anything else is reported against the union's first
 // member, whose name appears in the location.
-const channelOrUsers = z.unknown().check((ctx) => {
-  const v = ctx.value;
-  if (Number.isSafeInteger(v) || (Array.isArray(v) && v.every((id) => Number.isSafeInteger(id)))) return;
-  ctx.issues.push({ code: "invalid_type", expected: "int", path: ["int"], input: v });
-}) as z.ZodType<ScheduledTo>;
+const channelOrUsers = (z: Zod) =>
+  z.unknown().check((ctx) => {
+    const v = ctx.value;
+    if (Number.isSafeInteger(v) || (Array.isArray(v) && v.every((id) => Number.isSafeInteger(id)))) return;
+    ctx.issues.push({ code: "invalid_type", expected: "int", path: ["int"], input: v });
+  }) as z.ZodType<ScheduledTo>;
 
 const MESSAGE_TYPES = ["direct", "private", "stream", "channel"] as const;
 const topicParam = () => P.string().alias("subject").optional();

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { endpoint } from "../http/endpoint.js";
 import { P } from "../http/params.js";
 import { streamEmailAddress, subscriptionStatus, updateSubscriptionProperties } from "../actions/subscription_settings.js";
@@ -11,7 +10,7 @@ export const subscriptionSettingRoutes = [
     method: "POST",
     path: "/users/me/subscriptions/properties",
     params: {
-      subscription_data: P.json(
+      subscription_data: P.json((z) =>
         z.array(z.object({ stream_id: z.int(), property: z.string(), value: z.union([z.boolean(), z.string()]) })),
       ),
     },

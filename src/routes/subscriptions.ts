@@ -1,6 +1,5 @@
-import { z } from "zod";
 import { endpoint } from "../http/endpoint.js";
-import { P, type ParamValues } from "../http/params.js";
+import { P, type ParamValues, type Zod } from "../http/params.js";
 import { requireNonGuest } from "../http/guards.js";
 import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting } from "../store/schema.js";
 import { LIMITS } from "../domain/limits.js";
@@ -9,18 +8,19 @@ import { listSubscriptions, subscribe, unsubscribe, updateSubscriptions, type Ne
 import { groupSettingValueSchema, type GroupSettingValue } from "../domain/group_setting_value.js";
 import { isHexColor } from "../domain/subscription_properties.js";
 
-const principals = P.json(z.union([z.array(z.string()), z.array(z.int())])).optional();
+const principals = P.json((z) => z.union([z.array(z.string()), z.array(z.int())])).optional();
 
 /** A channel to subscribe to (created if missing), as POST and PATCH /users/me/subscriptions take it. */
-const addSubscriptionSchema = z
-  .object({
-    name: z.string(),
-    color: z.string().optional(),
-    description: z.string().max(LIMITS.maxStreamDescriptionLength).optional(),
-  })
-  .strict()
-  // Zulip names the field this way in both endpoints.
-  .refine((s) => s.color === undefined || isHexColor(s.color), { message: "Value error, add.color is not a valid hex color code" });
+const addSubscriptionSchema = (z: Zod) =>
+  z
+    .object({
+      name: z.string(),
+      color: z.string().optional(),
+      description: z.string().max(LIMITS.maxStreamDescriptionLength).optional(),
+    })
+    .strict()
+    // Zulip names the field this way in both endpoints.
+    .refine((s) => s.color === undefined || isHexColor(s.color), { message: "Value error, add.color is not a valid hex color code" });
 
 /** What POST /users/me/subscriptions and POST /channels/create accept for setting up new channels. */
 export const newChannelParams = {
@@ -29,8 +29,8 @@ export const newChannelParams = {
   is_web_public: P.bool().default(false),
   is_default_stream: P.bool().default(false),
   history_public_to_subscribers: P.bool().optional(),
-  message_retention_days: P.json(z.union([z.string(), z.int()])).default("realm_default"),
-  topics_policy: P.json(z.enum(TOPICS_POLICIES)).optional(),
+  message_retention_days: P.json((z) => z.union([z.string(), z.int()])).default("realm_default"),
+  topics_policy: P.json((z) => z.enum(TOPICS_POLICIES)).optional(),
   folder_id: P.int().optional(),
   send_new_subscription_messages: P.bool().default(true),
   ...(Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, P.json(groupSettingValueSchema).optional()])) as Record<
@@ -68,7 +68,7 @@ export const subscriptionRoutes = [
     path: "/users/me/subscriptions",
     guard: requireNonGuest,
     params: {
-      subscriptions: P.json(z.array(addSubscriptionSchema)),
+      subscriptions: P.json((z) => z.array(addSubscriptionSchema(z))),
       principals,
       authorization_errors_fatal: P.bool().default(true),
       ...newChannelParams,
@@ -86,8 +86,8 @@ export const subscriptionRoutes = [
     path: "/users/me/subscriptions",
     // Zulip runs its POST and DELETE views in turn, so their other parameters apply too.
     params: {
-      add: P.json(z.array(addSubscriptionSchema)).optional(),
-      delete: P.json(z.array(z.string())).optional(),
+      add: P.json((z) => z.array(addSubscriptionSchema(z))).optional(),
+      delete: P.json((z) => z.array(z.string())).optional(),
       principals,
       authorization_errors_fatal: P.bool().default(true),
       ...newChannelParams,
@@ -104,7 +104,7 @@ export const subscriptionRoutes = [
   endpoint({
     method: "DELETE",
     path: "/users/me/subscriptions",
-    params: { subscriptions: P.json(z.array(z.string())), principals },
+    params: { subscriptions: P.json((z) => z.array(z.string())), principals },
     handler: async ({ app, caller }, p) => unsubscribe(app, caller.user, caller.realm, p.subscriptions, p.principals),
   }),
 ];

@@ -1,6 +1,6 @@
 import { endpoint } from "../http/endpoint.js";
-import { P } from "../http/params.js";
-import { z } from "zod";
+import { P, type Zod } from "../http/params.js";
+import type { z } from "zod";
 import { requireRealmAdmin } from "../http/guards.js";
 import { ROLE_CODES } from "../domain/roles.js";
 import { doDeactivateOwnUser, doDeactivateUser, doReactivateUser, doUpdateUser } from "../actions/user_admin.js";
@@ -13,8 +13,10 @@ import {
   usersForApi,
 } from "../actions/users.js";
 
-const roleSchema = z.union(ROLE_CODES.map((code) => z.literal(code)) as unknown as [z.ZodLiteral<number>, z.ZodLiteral<number>]);
-const profileDataSchema = z.array(z.object({ id: z.int(), value: z.union([z.string(), z.array(z.int()), z.null()]) }));
+const roleSchema = (z: Zod) =>
+  z.union(ROLE_CODES.map((code) => z.literal(code)) as unknown as [z.ZodLiteral<number>, z.ZodLiteral<number>]);
+const profileDataSchema = (z: Zod) =>
+  z.array(z.object({ id: z.int(), value: z.union([z.string(), z.array(z.int()), z.null()]) }));
 const USER = "/users/:user_id(^\\d+$)";
 
 const displayParams = {
@@ -33,7 +35,7 @@ const updateUserParams = {
   profile_data: P.json(profileDataSchema).optional(),
   role: P.json(roleSchema).optional(),
 };
-const updateUserChanges = (p: { full_name?: string; new_email?: string; profile_data?: z.infer<typeof profileDataSchema>; role?: number }) => ({
+const updateUserChanges = (p: { full_name?: string; new_email?: string; profile_data?: z.infer<ReturnType<typeof profileDataSchema>>; role?: number }) => ({
   fullName: p.full_name,
   role: p.role,
   profileData: p.profile_data,
