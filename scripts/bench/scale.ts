@@ -138,7 +138,7 @@ async function serve(messageCount: number, sampled: number, databaseUrl: string)
     // and one of their 50 correspondents.
     const restoreMessageIndexes = await dropIndexes(run, dialect, "messages");
     await run(`WITH RECURSIVE ${seq(n)},
-      h AS (SELECT i, i / 10 AS j, (i * 2654435761 + 17) % ${HASH_MOD} AS h1, (i * 40503 + 7) % ${HASH_MOD} AS h2 FROM seq),
+      h AS (SELECT i, i / 10 AS j, (i * 2654435761 + 17) % ${HASH_MOD} AS h1, (CAST(i AS BIGINT) * 40503 + 7) % ${HASH_MOD} AS h2 FROM seq),
       pick AS (SELECT i, h2,
         CASE WHEN i % 10 = 9 THEN NULL WHEN i % 10 = 0 THEN ${generalId}
              ELSE ${s0} + (h1 * h1 / ${HASH_MOD}) * ${OTHER_CHANNELS} / ${HASH_MOD} END AS sid,
