@@ -37,10 +37,12 @@ export interface EndpointDef {
  * JSON object serialized ahead (an answer shared by many requests).
  */
 export function sendSuccess(reply: FastifyReply, data: Body | RawJson, ignored: string[] = []): FastifyReply {
-  const envelope: Body = { result: "success", msg: "" };
-  if (ignored.length) envelope.ignored_parameters_unsupported = ignored;
-  const body = data instanceof RawJson ? extendRawObject(envelope, data, "\n") : serializeWithRaw({ ...envelope, ...data }, "\n");
-  return reply.status(200).type("application/json").send(body);
+  // One literal with one spread: V8 copies that quickly, where spreading two objects into a new
+  // one cost a tenth of GET /users/me.
+  const body: Body = data instanceof RawJson ? { result: "success", msg: "" } : { result: "success", msg: "", ...data };
+  if (ignored.length) body.ignored_parameters_unsupported = ignored;
+  const json = data instanceof RawJson ? extendRawObject(body, data, "\n") : serializeWithRaw(body, "\n");
+  return reply.status(200).type("application/json").send(json);
 }
 
 function pathValues(request: FastifyRequest): Record<string, number | string> {
