@@ -82,6 +82,8 @@ export interface Caches {
   serializedUsers: ReadCache<SerializedUsers>;
   /** How many active users each of an organization's channels has, by realm id. */
   subscriberCounts: ReadCache<Map<number, number>>;
+  /** A channel's active subscribers (user ids, ascending), by channel id: whom a message goes to. */
+  channelSubscribers: ReadCache<readonly number[]>;
   /** An organization's channel traffic (stale by up to an hour, as Zulip's), by realm id. */
   channelActivity: ExpiringCache<Map<number, ChannelActivity>>;
 }

@@ -22,6 +22,8 @@ import { openFileStorage } from "./files/open_storage.js";
 const CACHED_USERS = 50_000;
 /** Organizations whose render data and channel figures stay in memory. */
 const CACHED_ORGANIZATIONS = 100;
+/** Channels whose subscriber lists are kept: the busiest of a large organization. */
+const CACHED_CHANNELS = 2000;
 /** How long channel traffic is kept: Zulip's comes from statistics filled in hourly. */
 const CHANNEL_ACTIVITY_SECONDS = 3600;
 /** Host names whose organization stays in memory; any client may send any Host header. */
@@ -90,6 +92,7 @@ export async function openAppContext(
       realmStreams: new ReadCache(database.versions, ["streams"], CACHED_ORGANIZATIONS),
       userGroups: new ReadCache(database.versions, USER_GROUP_TABLES, CACHED_ORGANIZATIONS),
       subscriberCounts: new ReadCache(database.versions, SUBSCRIBER_COUNT_TABLES, CACHED_ORGANIZATIONS),
+      channelSubscribers: new ReadCache(database.versions, SUBSCRIBER_COUNT_TABLES, CACHED_CHANNELS),
       channelActivity: new ExpiringCache(clock, CHANNEL_ACTIVITY_SECONDS, CACHED_ORGANIZATIONS),
     },
   };

@@ -16,6 +16,7 @@ import {
   dmKeyFor,
   dmKeyUserIds,
   getMessage,
+  insertMessageCopies,
   personalRecipientId,
   topicParticipantIds,
   userMessageFlags,
@@ -154,11 +155,12 @@ export async function sendMessageInTx(
 ): Promise<number> {
   const rendered = renderMarkdown(content, await renderContextFor(app, realm, sender, tx));
   let recipientId: number;
-  let recipientUserIds: number[];
+  let recipientUserIds: readonly number[];
   let dmKey: string | null = null;
   if (target.kind === "stream") {
     recipientId = target.stream.recipient_id!;
-    recipientUserIds = (await subscribersByStream(tx, [target.stream.id])).get(target.stream.id)!;
+    const streamId = target.stream.id;
+    recipientUserIds = (await app.caches.channelSubscribers.get(String(streamId), tx, async () => (await subscribersByStream(tx, [streamId])).get(streamId)))!;
   } else {
     const participants = [...new Set([sender.id, ...target.recipients.map((u) => u.id)])];
     dmKey = dmKeyFor(participants);
@@ -198,12 +200,7 @@ export async function sendMessageInTx(
     if (readers.has(userId)) flags |= FLAG_BITS.read;
     flagsByUser.set(userId, flags);
   }
-  if (flagsByUser.size) {
-    await tx
-      .insertInto("user_messages")
-      .values([...flagsByUser].map(([user_id, flags]) => ({ user_id, message_id: message.id, flags })))
-      .execute();
-  }
+  await insertMessageCopies(tx, message.id, flagsByUser);
   if (target.kind === "stream" && target.stream.first_message_id === null) {
     await tx.updateTable("streams").set({ first_message_id: message.id }).where("id", "=", target.stream.id).execute();
   }
@@ -250,7 +247,12 @@ export interface SendMessageRequest {
 
 export type StreamIndicator = string | number;
 
+/** What JSON can start with (after white space); anything else is a plain name, and not thrown over. */
+const JSON_START = /^\s*[[{"\-\dtfn]/;
+
 function parseJsonOrRaw(s: string): unknown {
+  // A thrown SyntaxError costs more than the rest of checking a message's addressee.
+  if (!JSON_START.test(s)) return s;
   try {
     return JSON.parse(s);
   } catch {

@@ -3,7 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type { Pool } from "pg";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from "kysely";
-import type { DB } from "./schema.js";
+import type { DB, Executor } from "./schema.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import { QueryGuardPlugin } from "./query_guard.js";
 import { TableVersions, WriteWatchPlugin } from "./table_versions.js";
@@ -63,6 +63,21 @@ function withPreparedStatements(file: Database.Database) {
   };
 }
 
+/** The SQLite file behind a Kysely instance, by its adapter (which its transactions share). */
+const sqliteFiles = new WeakMap<object, Database.Database>();
+
+/**
+ * The SQLite connection an executor runs on, for the few writes that go to better-sqlite3
+ * directly (see insertMessageCopies); undefined on PostgreSQL. Only for use inside a
+ * transaction: Kysely's one SQLite connection is then held by it, so a statement run here
+ * belongs to that transaction.
+ */
+export function sqliteConnectionOf(db: Executor): Database.Database | undefined {
+  const file = sqliteFiles.get(db.getExecutor().adapter);
+  if (file && !db.isTransaction) throw new Error("direct SQLite statements run only inside a transaction");
+  return file;
+}
+
 export interface OpenOptions {
   /** postgres://... selects PostgreSQL; otherwise SQLite in `dataDir`. */
   databaseUrl?: string;
@@ -105,6 +120,7 @@ export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
     file.pragma("wal_autocheckpoint = 10000");
     file.pragma("journal_size_limit = 67108864");
     db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withPreparedStatements(file) }), plugins: plugins(dialect) });
+    sqliteFiles.set(db.getExecutor().adapter, file);
   }
   await migrate(db, dialect);
   return { db, dialect, versions, close: () => db.destroy() };

@@ -1,7 +1,9 @@
+import type Database from "better-sqlite3";
 import { sql, type Selectable } from "kysely";
 import type { Executor, MessageTable } from "./schema.js";
 import { isStorableId } from "./ids.js";
 import { FLAG_BITS } from "../domain/message_flags.js";
+import { sqliteConnectionOf } from "./db.js";
 
 export type MessageRow = Selectable<MessageTable>;
 
@@ -112,6 +114,29 @@ export async function messagesAudience(db: Executor, messageIds: readonly number
     .execute();
   for (const s of subscribers) audience.add(s.user_id);
   return audience;
+}
+
+const copyInserts = new WeakMap<Database.Database, Database.Statement<[number, number, number]>>();
+
+/**
+ * Stores every recipient's copy of a new message, with its flags. A message to a channel has as
+ * many copies as subscribers, thousands in a large organization: more than one statement may
+ * bind as values (32,766 on SQLite, 65,535 on PostgreSQL), and building such a statement cost
+ * more than running it. On SQLite one prepared single-row insert runs once per copy (half the
+ * cost of a many-row statement); on PostgreSQL one statement takes them all as two arrays.
+ */
+export async function insertMessageCopies(tx: Executor, messageId: number, flagsByUser: ReadonlyMap<number, number>): Promise<void> {
+  if (!flagsByUser.size) return;
+  const sqlite = sqliteConnectionOf(tx);
+  if (sqlite) {
+    let insert = copyInserts.get(sqlite);
+    if (!insert) copyInserts.set(sqlite, (insert = sqlite.prepare("INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)")));
+    for (const [userId, flags] of flagsByUser) insert.run(userId, messageId, flags);
+    return;
+  }
+  await sql`INSERT INTO user_messages (user_id, message_id, flags)
+            SELECT copy.user_id, ${messageId}, copy.flags
+            FROM unnest(${[...flagsByUser.keys()]}::integer[], ${[...flagsByUser.values()]}::integer[]) AS copy (user_id, flags)`.execute(tx);
 }
 
 /** Gives a user who can read a channel message without a copy one, read and historical, as Zulip does before they act on it. */
