@@ -127,6 +127,14 @@ async function loadRealmEmoji(db: Executor, realmId: number): Promise<Record<str
  * applies), with the organization's linkifiers in order. Read inside a transaction that wrote
  * its tables, the data includes uncommitted writes, so it is used but not kept.
  */
+/**
+ * Contexts already built from an organization's cached users, by the settings that vary: the
+ * lookups and inline patterns are kept per context object (patternsFor), so handing back the
+ * same object while nothing changed spares rebuilding them, for every user of a large
+ * organization, on every message.
+ */
+const builtContexts = new WeakMap<readonly RenderUser[], Map<string, RenderContext>>();
+
 export async function renderContextFor(
   app: AppContext,
   realm: Realm,
@@ -144,16 +152,30 @@ export async function renderContextFor(
     caches.realmEmoji.get(key, db, () => loadRealmEmoji(db, realm.id)),
     caches.linkifiers.get(key, db, () => listLinkifiers(db, realm.id)),
   ]);
-  return {
+  const realmUrl = externalUrl.replace(/\/+$/, "");
+  const camo = camoUrl && camoKey ? { url: camoUrl, key: camoKey } : undefined;
+  const inlineImagePreview = realm.props.inline_image_preview !== false;
+  const translateEmoticons = senderProps.translate_emoticons === true;
+  const variant = `${inlineImagePreview}:${translateEmoticons}:${realmUrl}:${camoUrl}`;
+  let variants = builtContexts.get(users!);
+  if (!variants) builtContexts.set(users!, (variants = new Map()));
+  const built = variants.get(variant);
+  if (built && built.groups === groups && built.channels === channels && built.realmEmoji === realmEmoji && built.linkifiers === linkifiers) {
+    return built;
+  }
+  const ctx: RenderContext = {
     users,
     groups,
     channels,
     realmEmoji,
     linkifiers,
-    realmUrl: externalUrl.replace(/\/+$/, ""),
-    camo: camoUrl && camoKey ? { url: camoUrl, key: camoKey } : undefined,
-    inlineImagePreview: realm.props.inline_image_preview !== false,
+    realmUrl,
+    camo,
+    inlineImagePreview,
     emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME,
-    translateEmoticons: senderProps.translate_emoticons === true,
+    translateEmoticons,
   };
+  variants.set(variant, ctx);
+  return ctx;
 }
+
