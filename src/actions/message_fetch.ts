@@ -8,6 +8,7 @@ import { getUserById, getUserByAnyEmail } from "../store/users.js";
 import { getStream, getStreamByName, listStreams, subscribedStreamIds, type StreamRow } from "../store/streams.js";
 import { dmKeyFor, type MessageRow } from "../store/messages.js";
 import { MAX_ROW_ID, isStorableId } from "../store/ids.js";
+import { dialectOf, type Dialect } from "../store/db.js";
 import { badNarrow, badRequest, incompatibleParameters } from "../http/errors.js";
 import { FLAG_BITS, MENTION_MASK, flagsForApi } from "../domain/message_flags.js";
 import type { NarrowTerm } from "../domain/narrow.js";
@@ -141,7 +142,7 @@ async function planNarrow(db: Executor, realm: Realm, user: UserRow, terms: read
         cond = hasCondition(String(operand));
         break;
       case "search":
-        cond = searchCondition(String(operand));
+        cond = searchCondition(String(operand), dialectOf(db));
         break;
       default:
         throw badNarrow(`unknown operator ${operator}`);
@@ -191,15 +192,20 @@ function hasCondition(operand: string): Expression<SqlBool> {
   }
 }
 
-/** Every word must appear in the content or the topic, ignoring case. */
-function searchCondition(operand: string): Expression<SqlBool> {
+/**
+ * Every word must appear in the content or the topic, ignoring case.
+ *
+ * PostgreSQL takes `LIKE '%word%'` to match almost no message, and so read every message of the
+ * organization for the few it expected, then sorted them (950 ms at a million messages), instead
+ * of walking the user's newest messages until enough match. It has no such guess for strpos()
+ * and takes a third of the rows to match: it walks.
+ */
+function searchCondition(operand: string, dialect: Dialect): Expression<SqlBool> {
   const words = [...new Set(operand.toLowerCase().split(/\s+/).filter(Boolean))];
   const escape = (w: string) => "%" + w.replace(/[\\%_]/g, (c) => "\\" + c) + "%";
-  const parts = words.map(
-    (w) =>
-      sql<SqlBool>`(lower(${col("m.content")}) like ${escape(w)} escape '\\' or lower(${col("m.topic")}) like ${escape(w)} escape '\\')`,
-  );
-  return allOf(parts);
+  const contains = (column: string, w: string) =>
+    dialect === "postgres" ? sql<SqlBool>`strpos(lower(${col(column)}), ${w}) > 0` : sql<SqlBool>`lower(${col(column)}) like ${escape(w)} escape '\\'`;
+  return allOf(words.map((w) => sql<SqlBool>`(${contains("m.content", w)} or ${contains("m.topic", w)})`));
 }
 
 /** `a and b and ...` grouped in a balanced tree: SQLite refuses expressions nested 1,000 deep. */

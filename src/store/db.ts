@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { Pool } from "pg";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from "kysely";
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, type Migration } from "kysely";
 import type { DB, Executor } from "./schema.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import { QueryGuardPlugin } from "./query_guard.js";
@@ -61,6 +61,10 @@ function withPreparedStatements(file: Database.Database) {
       return statement;
     },
   };
+}
+
+export function dialectOf(db: Executor): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
 }
 
 /** The SQLite file behind a Kysely instance, by its adapter (which its transactions share). */

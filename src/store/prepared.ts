@@ -8,9 +8,9 @@
  * would check them, and a list argument is bound as one parameter (`idList`), as the guard binds
  * long lists, so no list length changes the statement.
  */
-import { PostgresAdapter, createQueryId, sql, type CompiledQuery, type Compilable, type RawBuilder } from "kysely";
+import { createQueryId, sql, type CompiledQuery, type Compilable, type RawBuilder } from "kysely";
 import type { Executor } from "./schema.js";
-import type { Dialect } from "./db.js";
+import { dialectOf, type Dialect } from "./db.js";
 import { boundListSql, boundListValue, checkValue } from "./query_guard.js";
 
 /** Stands for an argument while the query is compiled; its place in the parameters is remembered. */
@@ -20,9 +20,6 @@ class Slot {
   constructor(readonly index: number) {}
 }
 
-function dialectOf(db: Executor): Dialect {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
-}
 
 /** `column in idList(db, ids)` in a prepared read: any number of ids, one statement. */
 export function idList(db: Executor, ids: readonly number[]): RawBuilder<number> {

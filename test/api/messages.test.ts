@@ -345,6 +345,9 @@ describe("GET /messages", () => {
     assert.deepEqual(await idsOf([{ operator: "stream", operand: "fetch" }, { operator: "topic", operand: "ODD" }]), [ids[1], ids[3]]);
     assert.deepEqual(await idsOf([{ operator: "channel", operand: (await api(t.member).get("/get_stream_id", { stream: "fetch" })).body.stream_id }, { operator: "topic", operand: "odd", negated: true }]), [notice, ids[0], ids[2], ids[4]]);
     assert.deepEqual(await idsOf([["channel", "fetch"], ["search", "MESSAGE 3"]]), [ids[3]]);
+    // The words are literal text: no wildcards.
+    assert.deepEqual(await idsOf([["channel", "fetch"], ["search", "mess_ge"]]), []);
+    assert.deepEqual(await idsOf([["channel", "fetch"], ["search", "%"]]), []);
     // Many words: every one must match, however many there are.
     assert.deepEqual(await idsOf([["channel", "fetch"], ["search", "message 3 ".repeat(500)]]), [ids[3]]);
     const manyWords = Array.from({ length: 997 }, (_, i) => `w${i}`).join(" ");
