@@ -111,8 +111,17 @@ class ActionBatch {
   }
 
   private async drain(): Promise<void> {
-    while (this.waiting.length) await this.runBatch(this.waiting.splice(0, MAX_BATCH));
-    this.draining = false;
+    const batch = this.waiting.splice(0, MAX_BATCH);
+    try {
+      await this.runBatch(batch);
+    } catch (error) {
+      // Whatever went wrong, every action gets an answer (a settled one keeps its own).
+      for (const action of batch) action.reject(error);
+    } finally {
+      // Between batches the event loop turns, so reads and long-polls are answered meanwhile.
+      if (this.waiting.length) setImmediate(() => void this.drain());
+      else this.draining = false;
+    }
   }
 
   private async runBatch(batch: Waiting[]): Promise<void> {

@@ -3,7 +3,7 @@ import { sql, type Selectable } from "kysely";
 import type { Executor, MessageTable } from "./schema.js";
 import { isStorableId } from "./ids.js";
 import { FLAG_BITS } from "../domain/message_flags.js";
-import { sqliteConnectionOf } from "./db.js";
+import { dialectOf, sqliteConnectionOf } from "./db.js";
 
 export type MessageRow = Selectable<MessageTable>;
 
@@ -48,6 +48,24 @@ export async function directMessageGroupRecipientId(db: Executor, realmId: numbe
     .where("type_id", "=", group.id)
     .executeTakeFirstOrThrow();
   return recipient.id;
+}
+
+/**
+ * A user's copies of messages (user_messages) with each message's id, channel, topic and
+ * conversation, for reading in user_messages' order. PostgreSQL joined all of a million messages
+ * by hash to a user's few thousand unread or direct-message rows (200 ms and 50 ms of POST
+ * /register); a lateral subquery it cannot flatten (OFFSET 0) makes it look up each one, as
+ * SQLite does with the plain join.
+ */
+export function copiesWithMessages(db: Executor) {
+  const columns = ["messages.id", "messages.stream_id", "messages.topic", "messages.dm_key"] as const;
+  const copies = db.selectFrom("user_messages");
+  return dialectOf(db) === "postgres"
+    ? copies.innerJoinLateral(
+        (eb) => eb.selectFrom("messages").select(columns).whereRef("messages.id", "=", "user_messages.message_id").offset(0).as("messages"),
+        (join) => join.onTrue(),
+      )
+    : copies.innerJoin(db.selectFrom("messages").select(columns).as("messages"), "messages.id", "user_messages.message_id");
 }
 
 export async function getMessage(db: Executor, realmId: number, id: number): Promise<MessageRow | undefined> {

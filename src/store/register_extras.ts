@@ -3,15 +3,14 @@ import { sql } from "kysely";
 import type { Executor } from "./schema.js";
 import type { UserRow } from "./users.js";
 import { isPrivate } from "./message_flags.js";
+import { copiesWithMessages } from "./messages.js";
 
 /** How many of a user's newest direct messages Zulip scans for recent conversations. */
 export const RECENT_DM_SCAN_LIMIT = 1000;
 
 /** The newest message id of each direct-message conversation among the user's newest direct messages. */
 export async function recentDirectMessageConversations(db: Executor, userId: number): Promise<{ dm_key: string; max_id: number }[]> {
-  const recent = db
-    .selectFrom("user_messages")
-    .innerJoin("messages", "messages.id", "user_messages.message_id")
+  const recent = copiesWithMessages(db)
     .select(["messages.id", "messages.dm_key"])
     .where("user_messages.user_id", "=", userId)
     .where(isPrivate())
