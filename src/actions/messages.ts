@@ -9,7 +9,8 @@ import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
 import { userProps } from "../format/users.js";
 import { getUserById, getUserByAnyEmail } from "../store/users.js";
-import { getStream, getStreamByName, getSubscription, subscribersByStream, type StreamRow } from "../store/streams.js";
+import { getStream, getStreamByName, getSubscription, type StreamRow } from "../store/streams.js";
+import { subscriberIds } from "../store/subscriptions.js";
 import { mutingUserIds } from "../store/muted_users.js";
 import {
   directMessageGroupRecipientId,
@@ -160,7 +161,7 @@ export async function sendMessageInTx(
   if (target.kind === "stream") {
     recipientId = target.stream.recipient_id!;
     const streamId = target.stream.id;
-    recipientUserIds = (await app.caches.channelSubscribers.get(String(streamId), tx, async () => (await subscribersByStream(tx, [streamId])).get(streamId)))!;
+    recipientUserIds = (await app.caches.channelSubscribers.get(String(streamId), tx, () => subscriberIds(tx, streamId)))!;
   } else {
     const participants = [...new Set([sender.id, ...target.recipients.map((u) => u.id)])];
     dmKey = dmKeyFor(participants);

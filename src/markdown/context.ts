@@ -123,11 +123,6 @@ async function loadRealmEmoji(db: Executor, realmId: number): Promise<Record<str
 }
 
 /**
- * The context for rendering what `sender` writes in `realm` (the sender's `translate_emoticons`
- * applies), with the organization's linkifiers in order. Read inside a transaction that wrote
- * its tables, the data includes uncommitted writes, so it is used but not kept.
- */
-/**
  * Contexts already built from an organization's cached users, by the settings that vary: the
  * lookups and inline patterns are kept per context object (patternsFor), so handing back the
  * same object while nothing changed spares rebuilding them, for every user of a large
@@ -135,6 +130,11 @@ async function loadRealmEmoji(db: Executor, realmId: number): Promise<Record<str
  */
 const builtContexts = new WeakMap<readonly RenderUser[], Map<string, RenderContext>>();
 
+/**
+ * The context for rendering what `sender` writes in `realm` (the sender's `translate_emoticons`
+ * applies), with the organization's linkifiers in order. Read inside a transaction that wrote
+ * its tables, the data includes uncommitted writes, so it is used but not kept.
+ */
 export async function renderContextFor(
   app: AppContext,
   realm: Realm,
@@ -178,4 +178,3 @@ export async function renderContextFor(
   variants.set(variant, ctx);
   return ctx;
 }
-

@@ -67,19 +67,21 @@ export function dialectOf(db: Executor): Dialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
 }
 
-/** The SQLite file behind a Kysely instance, by its adapter (which its transactions share). */
-const sqliteFiles = new WeakMap<object, Database.Database>();
+type SqliteConnection = ReturnType<typeof withPreparedStatements>;
+
+/** The SQLite connection behind a Kysely instance, by its adapter (which its transactions share). */
+const sqliteConnections = new WeakMap<object, SqliteConnection>();
 
 /**
  * The SQLite connection an executor runs on, for the few writes that go to better-sqlite3
- * directly (see insertMessageCopies); undefined on PostgreSQL. Only for use inside a
- * transaction: Kysely's one SQLite connection is then held by it, so a statement run here
- * belongs to that transaction.
+ * directly (see insertMessageCopies), with its compiled statements; undefined on PostgreSQL.
+ * Only for use inside a transaction: Kysely's one SQLite connection is then held by it, so a
+ * statement run here belongs to that transaction.
  */
-export function sqliteConnectionOf(db: Executor): Database.Database | undefined {
-  const file = sqliteFiles.get(db.getExecutor().adapter);
-  if (file && !db.isTransaction) throw new Error("direct SQLite statements run only inside a transaction");
-  return file;
+export function sqliteConnectionOf(db: Executor): SqliteConnection | undefined {
+  const connection = sqliteConnections.get(db.getExecutor().adapter);
+  if (connection && !db.isTransaction) throw new Error("direct SQLite statements run only inside a transaction");
+  return connection;
 }
 
 export interface OpenOptions {
@@ -123,8 +125,9 @@ export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
     // After a checkpoint the WAL file is cut back to 64 MB.
     file.pragma("wal_autocheckpoint = 10000");
     file.pragma("journal_size_limit = 67108864");
-    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withPreparedStatements(file) }), plugins: plugins(dialect) });
-    sqliteFiles.set(db.getExecutor().adapter, file);
+    const connection = withPreparedStatements(file);
+    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }), plugins: plugins(dialect) });
+    sqliteConnections.set(db.getExecutor().adapter, connection);
   }
   await migrate(db, dialect);
   return { db, dialect, versions, close: () => db.destroy() };

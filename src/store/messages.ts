@@ -1,4 +1,3 @@
-import type Database from "better-sqlite3";
 import { sql, type Selectable } from "kysely";
 import type { Executor, MessageTable } from "./schema.js";
 import { isStorableId } from "./ids.js";
@@ -134,8 +133,6 @@ export async function messagesAudience(db: Executor, messageIds: readonly number
   return audience;
 }
 
-const copyInserts = new WeakMap<Database.Database, Database.Statement<[number, number, number]>>();
-
 /**
  * Stores every recipient's copy of a new message, with its flags. A message to a channel has as
  * many copies as subscribers, thousands in a large organization: more than one statement may
@@ -147,8 +144,7 @@ export async function insertMessageCopies(tx: Executor, messageId: number, flags
   if (!flagsByUser.size) return;
   const sqlite = sqliteConnectionOf(tx);
   if (sqlite) {
-    let insert = copyInserts.get(sqlite);
-    if (!insert) copyInserts.set(sqlite, (insert = sqlite.prepare("INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)")));
+    const insert = sqlite.prepare("INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)");
     for (const [userId, flags] of flagsByUser) insert.run(userId, messageId, flags);
     return;
   }
