@@ -84,6 +84,10 @@ export interface Caches {
   subscriberCounts: ReadCache<Map<number, number>>;
   /** A channel's active subscribers (user ids, ascending), by channel id: whom a message goes to. */
   channelSubscribers: ReadCache<readonly number[]>;
+  /** The groups a user is in, directly or through subgroups, by "realm id:user id". */
+  groupsOfUser: ReadCache<ReadonlySet<number>>;
+  /** The channels a user is actively subscribed to, by user id. */
+  subscribedChannels: ReadCache<ReadonlySet<number>>;
   /** An organization's channel traffic (stale by up to an hour, as Zulip's), by realm id. */
   channelActivity: ExpiringCache<Map<number, ChannelActivity>>;
 }

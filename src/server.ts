@@ -20,6 +20,8 @@ import { openFileStorage } from "./files/open_storage.js";
 
 /** Users whose credentials and profile stay in memory: more than the active users of a large organization. */
 const CACHED_USERS = 50_000;
+/** Users whose subscribed channels are kept: a few KB each, so fewer than CACHED_USERS. */
+const CACHED_SUBSCRIBERS = 10_000;
 /** Organizations whose render data and channel figures stay in memory. */
 const CACHED_ORGANIZATIONS = 100;
 /** Channels whose subscriber lists are kept: the busiest of a large organization. */
@@ -93,6 +95,8 @@ export async function openAppContext(
       userGroups: new ReadCache(database.versions, USER_GROUP_TABLES, CACHED_ORGANIZATIONS),
       subscriberCounts: new ReadCache(database.versions, SUBSCRIBER_COUNT_TABLES, CACHED_ORGANIZATIONS),
       channelSubscribers: new ReadCache(database.versions, SUBSCRIBER_COUNT_TABLES, CACHED_CHANNELS),
+      groupsOfUser: new ReadCache(database.versions, USER_GROUP_TABLES, CACHED_USERS),
+      subscribedChannels: new ReadCache(database.versions, ["subscriptions"], CACHED_SUBSCRIBERS),
       channelActivity: new ExpiringCache(clock, CHANNEL_ACTIVITY_SECONDS, CACHED_ORGANIZATIONS),
     },
   };

@@ -60,11 +60,11 @@ interface AdministeredChannel {
  * pass (archived channels included); users who can read it are told they may not administer
  * it; for everyone else it does not exist.
  */
-async function accessForAdministration(tx: Tx, user: UserRow, streamId: number): Promise<AdministeredChannel> {
+async function accessForAdministration(app: AppContext, tx: Tx, user: UserRow, streamId: number): Promise<AdministeredChannel> {
   const stream = await getStream(tx, user.realm_id, streamId);
   if (!stream) throw badRequest("Invalid channel ID");
   const subscribed = (await getSubscription(tx, user.id, stream.id))?.active === 1;
-  const facts = await userFacts(tx, user);
+  const facts = await userFacts(app, tx, user);
   const access = administerAccess(facts, channelFacts(stream), subscribed);
   if (access === "forbidden") throw cannotAdministerChannel();
   if (access === "hidden") throw badRequest("Invalid channel ID");
@@ -133,7 +133,7 @@ export interface ChannelUpdate {
 export async function updateChannel(app: AppContext, actor: UserRow, streamId: number, req: ChannelUpdate) {
   return runAction(app, async (tx, events) => {
     const realm = (await getRealm(tx, actor.realm_id))!;
-    const { stream: original, subscribed, facts } = await accessForAdministration(tx, actor, streamId);
+    const { stream: original, subscribed, facts } = await accessForAdministration(app, tx, actor, streamId);
     let stream = original;
     const isDefault = (await defaultStreamIds(tx, realm.id)).has(stream.id);
     const privacyGiven = req.isPrivate !== undefined || req.isWebPublic !== undefined || req.historyPublicToSubscribers !== undefined;
@@ -380,7 +380,7 @@ async function changeGroupSetting(
 export async function archiveChannel(app: AppContext, actor: UserRow, streamId: number) {
   return runAction(app, async (tx, events) => {
     const realm = (await getRealm(tx, actor.realm_id))!;
-    const { stream, facts } = await accessForAdministration(tx, actor, streamId);
+    const { stream, facts } = await accessForAdministration(app, tx, actor, streamId);
     if (stream.is_archived === 1) throw badRequest("Channel is already deactivated");
     const c: ChangeContext = { tx, app, events, realm, actor, facts };
     await setDefault(tx, events, realm, stream, false);
@@ -399,7 +399,7 @@ export async function archiveChannel(app: AppContext, actor: UserRow, streamId: 
 export async function addDefaultChannel(app: AppContext, actor: UserRow, streamId: number) {
   return runAction(app, async (tx, events) => {
     const realm = (await getRealm(tx, actor.realm_id))!;
-    const { stream } = await accessStreamById(tx, actor, streamId);
+    const { stream } = await accessStreamById(app, tx, actor, streamId);
     if (stream.invite_only === 1) throw badRequest("Private channels cannot be made default.");
     await setDefault(tx, events, realm, stream, true);
     return {};
@@ -410,7 +410,7 @@ export async function addDefaultChannel(app: AppContext, actor: UserRow, streamI
 export async function removeDefaultChannel(app: AppContext, actor: UserRow, streamId: number) {
   return runAction(app, async (tx, events) => {
     const realm = (await getRealm(tx, actor.realm_id))!;
-    const { stream } = await accessStreamById(tx, actor, streamId, { requireContentAccess: false });
+    const { stream } = await accessStreamById(app, tx, actor, streamId, { requireContentAccess: false });
     await setDefault(tx, events, realm, stream, false);
     return {};
   });
@@ -418,6 +418,6 @@ export async function removeDefaultChannel(app: AppContext, actor: UserRow, stre
 
 /** GET /streams/{stream_id}/members: for anyone who can see the channel. */
 export async function channelMembers(app: AppContext, user: UserRow, streamId: number) {
-  const { stream } = await accessStreamById(app.db, user, streamId, { requireContentAccess: false });
+  const { stream } = await accessStreamById(app, app.db, user, streamId, { requireContentAccess: false });
   return { subscribers: await subscriberIds(app.db, stream.id) };
 }

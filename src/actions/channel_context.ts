@@ -11,6 +11,7 @@ import {
   messageActivityOfRealm,
   subscriberCountsOfRealm,
   subscribersByStream,
+  subscribedStreamIds,
   SUBSCRIBER_COUNT_TABLES,
   type ChannelActivity,
   type StreamRow,
@@ -39,18 +40,27 @@ export function channelFacts(row: StreamRow): ChannelFacts {
   return facts;
 }
 
-export async function userFacts(db: Executor, user: UserRow): Promise<UserFacts> {
+/**
+ * What the channel rules need to know of a user. Their groups come from memory until a group,
+ * a membership or a user changes: nearly every send and channel narrow asks.
+ */
+export async function userFacts(app: AppContext, db: Executor, user: UserRow): Promise<UserFacts> {
   return {
     id: user.id,
     role: user.role,
     isBot: user.is_bot === 1,
-    groups: await groupsOfUser(db, user.realm_id, user.id),
+    groups: (await app.caches.groupsOfUser.get(`${user.realm_id}:${user.id}`, db, () => groupsOfUser(db, user.realm_id, user.id)))!,
   };
 }
 
+/** The channels the user is actively subscribed to: from memory until a subscription changes. Shared, so read-only. */
+export async function subscribedChannelIds(app: AppContext, db: Executor, userId: number): Promise<ReadonlySet<number>> {
+  return (await app.caches.subscribedChannels.get(String(userId), db, () => subscribedStreamIds(db, userId)))!;
+}
+
 /** A sender's facts, with their bot owner's groups and subscription where that matters. */
-export async function senderFacts(db: Executor, user: UserRow, streamId: number): Promise<SenderFacts> {
-  const facts: SenderFacts = await userFacts(db, user);
+export async function senderFacts(app: AppContext, db: Executor, user: UserRow, streamId: number): Promise<SenderFacts> {
+  const facts: SenderFacts = await userFacts(app, db, user);
   if (user.is_bot === 1 && user.bot_owner_id !== null) {
     const sub = await db
       .selectFrom("subscriptions")

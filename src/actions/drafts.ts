@@ -45,14 +45,14 @@ export function checkDraftsSynchronized(user: UserRow): void {
 const draftNotFound = () => notFound("Draft does not exist");
 
 /** Checks a draft against the organization, in Zulip's order, and returns what is stored. */
-async function draftFields(db: Executor, caller: Caller, input: DraftInput, now: number): Promise<DraftFields> {
+async function draftFields(app: AppContext, db: Executor, caller: Caller, input: DraftInput, now: number): Promise<DraftFields> {
   const content = draftContent(input.content);
   const last_edit_time = draftTimestamp(input.timestamp, now);
   const fields: DraftFields = { stream_id: null, dm_key: null, topic: "", content, last_edit_time };
   if (input.type === "stream") {
     fields.topic = draftTopic(input.topic);
     if (input.to.length !== 1) throw badRequest("Must specify exactly 1 channel ID for channel messages");
-    const { stream } = await accessStreamById(db, caller.user, input.to[0]);
+    const { stream } = await accessStreamById(app, db, caller.user, input.to[0]);
     fields.stream_id = stream.id;
   } else if (input.type === "private" && input.to.length) {
     const ids = [...new Set(input.to)].sort((a, b) => a - b);
@@ -80,7 +80,7 @@ export async function doCreateDrafts(app: AppContext, caller: Caller, drafts: Dr
   return runAction(app, async (tx, events) => {
     const now = app.clock.now();
     const fields: DraftFields[] = [];
-    for (const draft of drafts) fields.push(await draftFields(tx, caller, draft, now));
+    for (const draft of drafts) fields.push(await draftFields(app, tx, caller, draft, now));
     const created = [];
     for (const f of fields) created.push(await insertDraft(tx, caller.user.id, f));
     sendDraftEvent(events, caller, { op: "add", drafts: created.map((d) => formatDraft(d, caller.user.id)) });
@@ -97,7 +97,7 @@ async function ownDraftOrFail(tx: Tx, caller: Caller, draftId: number) {
 export async function doEditDraft(app: AppContext, caller: Caller, draftId: number, draft: DraftInput): Promise<void> {
   await runAction(app, async (tx, events) => {
     await ownDraftOrFail(tx, caller, draftId);
-    const updated = await updateDraft(tx, draftId, await draftFields(tx, caller, draft, app.clock.now()));
+    const updated = await updateDraft(tx, draftId, await draftFields(app, tx, caller, draft, app.clock.now()));
     sendDraftEvent(events, caller, { op: "update", draft: formatDraft(updated, caller.user.id) });
   });
 }

@@ -9,7 +9,7 @@ import type { Executor } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
 import type { StreamRow } from "../store/streams.js";
 import type { UserGroupRow } from "../store/user_groups.js";
-import { defaultStreamIds, getStream, subscribedStreamIds } from "../store/streams.js";
+import { defaultStreamIds, getStream } from "../store/streams.js";
 import { getNamedGroup } from "../store/user_groups.js";
 import { getUserByDeliveryEmail, getUserById } from "../store/users.js";
 import { isStorableId } from "../store/ids.js";
@@ -46,7 +46,7 @@ import {
 import { cannotAddSubscribers, hasContentAccess, type UserFacts } from "../domain/channel_access.js";
 import { userGroupDeactivated } from "../domain/group_setting_value.js";
 import { invalidUserGroup } from "./group_settings.js";
-import { channelFacts, userFacts } from "./channel_context.js";
+import { channelFacts, subscribedChannelIds, userFacts } from "./channel_context.js";
 import { generateConfirmationKey } from "../security/credentials.js";
 import { queueOutboxJob } from "../outbound/outbox.js";
 
@@ -81,8 +81,8 @@ function requireRealmPermission(facts: UserFacts, realm: Realm, setting: string)
 }
 
 /** Zulip's access_streams_for_invite: readable channels; default channels need no subscribing permission. */
-async function accessStreamsForInvite(tx: Tx, caller: Caller, facts: UserFacts, streamIds: number[]): Promise<StreamRow[]> {
-  const subscribed = await subscribedStreamIds(tx, caller.user.id);
+async function accessStreamsForInvite(app: AppContext, tx: Tx, caller: Caller, facts: UserFacts, streamIds: number[]): Promise<StreamRow[]> {
+  const subscribed = await subscribedChannelIds(app, tx, caller.user.id);
   const streams: StreamRow[] = [];
   for (const id of streamIds) {
     const stream = await getStream(tx, caller.realm.id, id);
@@ -119,8 +119,8 @@ async function accessGroupsForInvite(tx: Tx, caller: Caller, facts: UserFacts, g
 }
 
 /** The checks both kinds of invitation make after the role check: channels, groups, welcome text. */
-async function checkInviteTargets(tx: Tx, caller: Caller, facts: UserFacts, opts: InviteOptions) {
-  const streams = await accessStreamsForInvite(tx, caller, facts, opts.streamIds);
+async function checkInviteTargets(app: AppContext, tx: Tx, caller: Caller, facts: UserFacts, opts: InviteOptions) {
+  const streams = await accessStreamsForInvite(app, tx, caller, facts, opts.streamIds);
   const groups = await accessGroupsForInvite(tx, caller, facts, opts.groupIds ?? []);
   if (opts.welcomeMessageCustomText !== undefined && !isAdmin(caller.user.role)) {
     throw badRequest("Must be an organization administrator");
@@ -205,12 +205,12 @@ async function queueInvitation(app: AppContext, tx: Tx, events: PendingEvents, r
 export async function doSendInvites(app: AppContext, caller: Caller, req: SendInvitesRequest): Promise<void> {
   const realm = caller.realm;
   const { skipped } = await runAction(app, async (tx, events) => {
-    const facts = await userFacts(tx, caller.user);
+    const facts = await userFacts(app, tx, caller.user);
     requireRealmPermission(facts, realm, "can_invite_users_group");
     throwRoleRefusal(inviteRoleRefusal(req.inviteAs, caller.user.role));
     if (req.inviteeEmails === "") throw badRequest("You must specify at least one email address.");
     const emails = parseInviteeEmails(req.inviteeEmails);
-    const targets = await checkInviteTargets(tx, caller, facts, req);
+    const targets = await checkInviteTargets(app, tx, caller, facts, req);
 
     await checkDailyLimit(tx, app, realm.id, emails.length);
     const now = app.clock.now();
@@ -346,10 +346,10 @@ export async function resendEmailInvite(app: AppContext, caller: Caller, inviteI
 /** POST /invites/multiuse: returns the link. */
 export async function createInviteLink(app: AppContext, caller: Caller, opts: InviteOptions): Promise<string> {
   return runAction(app, async (tx, events) => {
-    const facts = await userFacts(tx, caller.user);
+    const facts = await userFacts(app, tx, caller.user);
     requireRealmPermission(facts, caller.realm, "create_multiuse_invite_group");
     throwRoleRefusal(inviteRoleRefusal(opts.inviteAs, caller.user.role));
-    const targets = await checkInviteTargets(tx, caller, facts, opts);
+    const targets = await checkInviteTargets(app, tx, caller, facts, opts);
     const now = app.clock.now();
     const invite = await insertMultiuseInvite(tx, {
       realm_id: caller.realm.id,

@@ -133,7 +133,7 @@ export function checkMayEditContent(realm: Realm, user: UserRow, message: Messag
 export async function editMessage(app: AppContext, user: UserRow, messageId: number, req: MessageEditRequest) {
   return runAction(app, async (tx, events) => {
     const realm = (await getRealm(tx, user.realm_id))!;
-    const { message } = await accessMessage(tx, user, messageId);
+    const { message } = await accessMessage(app, tx, user, messageId);
     const origin = message.stream_id === null ? null : (await getStream(tx, realm.id, message.stream_id))!;
     // Messages in archived channels can be read but not changed.
     if (origin?.is_archived === 1) throw badRequest("Invalid message(s)");
@@ -149,9 +149,9 @@ export async function editMessage(app: AppContext, user: UserRow, messageId: num
     const content = req.content === undefined ? undefined : normalizeContent(req.content.trimEnd() === "" ? "(deleted)" : req.content);
 
     let move: ChannelMove | null = null;
-    const facts = await userFacts(tx, user);
+    const facts = await userFacts(app, tx, user);
     if (origin) {
-      const target = req.streamId === undefined ? origin : (await accessStreamById(tx, user, req.streamId)).stream;
+      const target = req.streamId === undefined ? origin : (await accessStreamById(app, tx, user, req.streamId)).stream;
       const topicChange = topic === null ? null : describeTopicChange(message.topic, topic);
       const targetTopic = topicChange?.target ?? message.topic;
       const policy = effectiveTopicsPolicy(props.topics_policy, target.topics_policy);
@@ -160,7 +160,7 @@ export async function editMessage(app: AppContext, user: UserRow, messageId: num
       }
       if (policy === "empty_topic_only") checkTopicAllowed(policy, targetTopic);
       move = { origin, target, topic: topicChange };
-      await checkMovePermissions(tx, realm, user, facts, message, move, req.propagateMode, app.clock.now());
+      await checkMovePermissions(app, tx, realm, user, facts, message, move, req.propagateMode, app.clock.now());
     }
 
     const timestamp = Math.floor(app.clock.now());
@@ -184,6 +184,7 @@ export async function editMessage(app: AppContext, user: UserRow, messageId: num
 }
 
 async function checkMovePermissions(
+  app: AppContext,
   tx: Tx,
   realm: Realm,
   user: UserRow,
@@ -216,7 +217,7 @@ async function checkMovePermissions(
   const channelChanged = target.id !== origin.id;
   if (channelChanged) {
     if (!canMoveMessagesOutOfChannel(facts, groups, channelFacts(origin))) throw badRequest("You don't have permission to move this message");
-    if (postRefusal(await senderFacts(tx, user, target.id), channelFacts(target), true) === "no_post_permission") {
+    if (postRefusal(await senderFacts(app, tx, user, target.id), channelFacts(target), true) === "no_post_permission") {
       throw badRequest("You do not have permission to post in this channel.");
     }
     if (limitsApply && pastDeadline(age, limits.betweenChannels)) {
@@ -317,7 +318,7 @@ async function applyEdit(
   // Resolving a topic is not a move as far as the "moved" indicator goes.
   if (channelChanged || (topic && !topic.resolved && !topic.unresolved)) updates.last_moved_time = timestamp;
 
-  const facts = await userFacts(tx, user);
+  const facts = await userFacts(app, tx, user);
   const seesHistory = await seesHistoryOf(tx, user, facts, origin);
   let changedIds = [message.id];
   if (moved && edit.propagateMode !== "change_one") {
@@ -486,7 +487,7 @@ async function sendMoveNotices(
   const channelChanged = target.id !== origin.id;
   const pureResolve = !!topic && (topic.resolved || topic.unresolved);
   if (req.sendNotificationToNewThread && (channelChanged || (topic && !pureResolve))) {
-    const facts = await userFacts(tx, user);
+    const facts = await userFacts(app, tx, user);
     const seesHistory = await seesHistoryOf(tx, user, facts, target);
     const excluded = new Set([...change.changedIds, ...(resolveNoticeId === null ? [] : [resolveNoticeId])]);
     const preexisting = (await visibleTopicMessageIds(tx, user, target, targetTopic, seesHistory)).filter((id) => !excluded.has(id));
@@ -512,11 +513,11 @@ async function sendMoveNotices(
 export async function deleteMessage(app: AppContext, user: UserRow, messageId: number) {
   return runAction(app, async (tx, events) => {
     const realm = (await getRealm(tx, user.realm_id))!;
-    const { message } = await accessMessage(tx, user, messageId);
+    const { message } = await accessMessage(app, tx, user, messageId);
     const stream = message.stream_id === null ? null : (await getStream(tx, realm.id, message.stream_id))!;
     const sender = (await getUserById(tx, realm.id, message.sender_id))!;
     const refusal = deleteMessageRefusal(
-      await userFacts(tx, user),
+      await userFacts(app, tx, user),
       realm.groupSettings,
       { senderId: sender.id, senderBotOwnerId: sender.is_bot === 1 ? sender.bot_owner_id : null, ageSeconds: app.clock.now() - Number(message.date_sent) },
       stream ? channelFacts(stream) : null,

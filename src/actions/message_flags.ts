@@ -3,7 +3,7 @@ import type { AppContext } from "../context.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
 import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
-import { listStreams, subscribedStreamIds } from "../store/streams.js";
+import { listStreams } from "../store/streams.js";
 import {
   channelOfMessages,
   flagsOf,
@@ -21,7 +21,7 @@ import { buildUnreads, unreadMessageDetails } from "../domain/unreads.js";
 import { canAccessHistory } from "../domain/channel_access.js";
 import { readEmptyTopicAliases } from "../domain/topics.js";
 import type { NarrowTerm } from "../domain/narrow.js";
-import { channelFacts, userFacts } from "./channel_context.js";
+import { channelFacts, subscribedChannelIds, userFacts } from "./channel_context.js";
 import { accessStreamById } from "./streams.js";
 import { fetchMessageWindow, parseAnchor } from "./message_fetch.js";
 
@@ -40,9 +40,9 @@ export function checkFlagChange(flag: string, op: string): FlagChange {
  * Channel messages among `ids` the user may not mark unread: every unread message must be in a
  * channel they are subscribed to. Returns those messages and their channels.
  */
-async function unsubscribedChannelMessages(tx: Tx, user: UserRow, ids: readonly number[]) {
+async function unsubscribedChannelMessages(app: AppContext, tx: Tx, user: UserRow, ids: readonly number[]) {
   const channelOf = await channelOfMessages(tx, user.realm_id, ids);
-  const subscribed = await subscribedStreamIds(tx, user.id);
+  const subscribed = await subscribedChannelIds(app, tx, user.id);
   const skipped = new Set<number>();
   const channels = new Set<number>();
   for (const [id, streamId] of channelOf) {
@@ -54,13 +54,13 @@ async function unsubscribedChannelMessages(tx: Tx, user: UserRow, ids: readonly 
 }
 
 /** Messages the user never received are theirs to flag only if they may read the channel's history. */
-async function checkHistoricalAccess(tx: Tx, user: UserRow, ids: readonly number[]): Promise<void> {
+async function checkHistoricalAccess(app: AppContext, tx: Tx, user: UserRow, ids: readonly number[]): Promise<void> {
   if (!ids.length) return;
   const channelOf = await channelOfMessages(tx, user.realm_id, ids);
   if (channelOf.size !== new Set(ids).size) throw badRequest("Invalid message(s)");
   const streams = new Map((await listStreams(tx, user.realm_id)).map((s) => [s.id, s]));
-  const subscribed = await subscribedStreamIds(tx, user.id);
-  const facts = await userFacts(tx, user);
+  const subscribed = await subscribedChannelIds(app, tx, user.id);
+  const facts = await userFacts(app, tx, user);
   for (const streamId of new Set(channelOf.values())) {
     const stream = streams.get(streamId)!;
     if (!canAccessHistory(facts, channelFacts(stream), subscribed.has(streamId))) throw badRequest("Invalid message(s)");
@@ -73,6 +73,7 @@ async function checkHistoricalAccess(tx: Tx, user: UserRow, ids: readonly number
  * Returns the messages that changed and, when marking unread, the channels skipped.
  */
 export async function updateMessageFlagsInTx(
+  app: AppContext,
   tx: Tx,
   events: PendingEvents,
   user: UserRow,
@@ -86,7 +87,7 @@ export async function updateMessageFlagsInTx(
   let candidates = ids;
   let ignoredChannels: number[] | undefined;
   if (markingUnread) {
-    const { skipped, channels } = await unsubscribedChannelMessages(tx, user, ids);
+    const { skipped, channels } = await unsubscribedChannelMessages(app, tx, user, ids);
     candidates = ids.filter((id) => !skipped.has(id));
     ignoredChannels = channels;
   }
@@ -95,7 +96,7 @@ export async function updateMessageFlagsInTx(
   // Without a row, a message reads as `read | historical`; a change from that needs a row of its own.
   if ((HISTORICAL_FLAGS & bit) !== (adding ? bit : 0)) {
     const historical = changed.filter((id) => !own.has(id));
-    await checkHistoricalAccess(tx, user, historical);
+    await checkHistoricalAccess(app, tx, user, historical);
     await insertUserMessages(tx, user.id, historical, adding ? HISTORICAL_FLAGS | bit : HISTORICAL_FLAGS & ~bit);
   }
   await setFlagBit(tx, user.id, changed.filter((id) => own.has(id)), bit, adding);
@@ -112,7 +113,7 @@ export async function updateMessageFlagsInTx(
 /** POST /messages/flags. The response lists the ids as requested, as Zulip's does. */
 export async function updateMessageFlags(app: AppContext, user: UserRow, realm: Realm, op: string, flag: string, ids: number[]) {
   const change = checkFlagChange(flag, op);
-  const { ignoredChannels } = await runAction(app, (tx, events) => updateMessageFlagsInTx(tx, events, user, realm, change, ids));
+  const { ignoredChannels } = await runAction(app, (tx, events) => updateMessageFlagsInTx(app, tx, events, user, realm, change, ids));
   return { messages: ids, ...(ignoredChannels ? { ignored_because_not_subscribed_channels: ignoredChannels } : {}) };
 }
 
@@ -134,10 +135,10 @@ export async function updateMessageFlagsForNarrow(app: AppContext, user: UserRow
   }
   const { numBefore, numAfter } = clampFlagRange(req.numBefore, req.numAfter);
   return runAction(app, async (tx, events) => {
-    const window = await fetchMessageWindow(tx, realm, user, { anchor, includeAnchor: req.includeAnchor, numBefore, numAfter, narrow: req.narrow });
+    const window = await fetchMessageWindow(app, tx, realm, user, { anchor, includeAnchor: req.includeAnchor, numBefore, numAfter, narrow: req.narrow });
     const change = checkFlagChange(req.flag, req.op);
     const ids = window.rows.map((r) => r.id);
-    const { changed, ignoredChannels } = await updateMessageFlagsInTx(tx, events, user, realm, change, ids);
+    const { changed, ignoredChannels } = await updateMessageFlagsInTx(app, tx, events, user, realm, change, ids);
     return {
       processed_count: ids.length,
       updated_count: changed.length,
@@ -176,7 +177,7 @@ export async function markAllAsRead(app: AppContext, user: UserRow, realm: Realm
 /** POST /mark_stream_as_read and /mark_topic_as_read. No event when nothing was unread. */
 export async function markChannelAsRead(app: AppContext, user: UserRow, realm: Realm, streamId: number, topicName: string | null) {
   await runAction(app, async (tx, events) => {
-    const { stream } = await accessStreamById(tx, user, streamId);
+    const { stream } = await accessStreamById(app, tx, user, streamId);
     const topic = topicName === null ? null : readEmptyTopicAliases(topicName);
     if (topic !== null && !(await receivedInTopic(tx, user.id, stream.id, topic))) throw badRequest(`No such topic '${topicName}'`);
     const ids = await unreadIdsInChannel(tx, user.id, stream.id, topic);

@@ -10,7 +10,7 @@ export async function getMessageHistory(app: AppContext, caller: Caller, message
   const props = caller.realm.props as Record<string, unknown>;
   const policy = (props.message_edit_history_visibility_policy ?? "all") as EditHistoryPolicy;
   if (policy === "none") throw badRequest("Message edit history is disabled in this organization");
-  const { message } = await accessMessage(app.db, caller.user, messageId);
+  const { message } = await accessMessage(app, app.db, caller.user, messageId);
   const stored = message.edit_history ? (JSON.parse(message.edit_history) as StoredEdit[]) : [];
   return messageHistory(
     {

@@ -16,7 +16,7 @@ import { receivedMessagesMatching, searchMatch } from "./message_fetch.js";
  * no longer active, and users who turned `send_read_receipts` off. Bots are included.
  */
 export async function readReceipts(app: AppContext, user: UserRow, realm: Realm, messageId: number) {
-  const { message } = await accessMessage(app.db, user, messageId);
+  const { message } = await accessMessage(app, app.db, user, messageId);
   if (!realm.props.enable_read_receipts) throw badRequest("Read receipts are disabled in this organization.");
   const readers = await readersOf(app.db, message.id, message.sender_id);
   // Muting hides people both ways: whom the requester muted, and who muted the requester.
@@ -32,7 +32,7 @@ export async function readReceipts(app: AppContext, user: UserRow, realm: Realm,
  * string, whose size the HTTP server bounds.
  */
 export async function messagesMatchingNarrow(app: AppContext, user: UserRow, realm: Realm, ids: number[], narrow: NarrowTerm[]) {
-  const matching = await receivedMessagesMatching(app.db, realm, user, narrow, ids);
+  const matching = await receivedMessagesMatching(app, app.db, realm, user, narrow, ids);
   const rows = matching.length
     ? await app.db.selectFrom("messages").select(["id", "topic", "rendered_content"]).where("id", "in", matching).orderBy("id").execute()
     : [];

@@ -19,7 +19,7 @@ export async function doReportMessage(app: AppContext, caller: Caller, messageId
     const channelId = realm.props.moderation_request_channel_id;
     const channel = channelId > 0 ? await getStream(tx, realm.id, channelId) : undefined;
     if (!channel || channel.is_archived) throw badRequest("Moderation request channel must be specified to enable message reporting.");
-    const { message } = await accessMessage(tx, user, messageId);
+    const { message } = await accessMessage(app, tx, user, messageId);
     const sender = (await getUserById(tx, realm.id, message.sender_id))!;
     const reported: ReportedMessage = { id: message.id, content: message.content, dateSent: Number(message.date_sent), sender: person(sender) };
     if (message.stream_id !== null) {

@@ -26,8 +26,7 @@ import {
 import { isUserInGroup, recursiveMemberIds, systemGroupIds } from "../store/groups.js";
 import { badRequest, streamDoesNotExistById, streamDoesNotExistByName } from "../http/errors.js";
 import { renderMarkdown, type Rendered } from "../markdown/render.js";
-import { renderContextFor } from "../markdown/context.js";
-import { listLinkifiers } from "../store/linkifiers.js";
+import { realmLinkifiers, renderContextFor } from "../markdown/context.js";
 import { reactionsByMessage } from "../store/reactions.js";
 import { FLAG_BITS, flagsForApi } from "../domain/message_flags.js";
 import { realmAlertWordMatcher } from "./alert_words.js";
@@ -36,8 +35,12 @@ import { checkChannelName } from "../domain/channels.js";
 import { checkTopicAllowed, effectiveTopicsPolicy, normalizeTopic } from "../domain/topics.js";
 import { canAccessHistory, postRefusal } from "../domain/channel_access.js";
 import { channelFacts, senderFacts, userFacts } from "./channel_context.js";
+import { realmUserRows } from "./users.js";
+import { realmStreamRows } from "./streams.js";
 import { formatMessage, type MessageContext, type MessageFormatOptions } from "../format/messages.js";
 import { idList, preparedRead } from "../store/prepared.js";
+import { indexById } from "../store/read_cache.js";
+import { readsCommittedState } from "../store/table_versions.js";
 
 export type MessageTarget = { kind: "stream"; stream: StreamRow; topic: string } | { kind: "direct"; recipients: UserRow[] };
 
@@ -75,8 +78,32 @@ export function normalizeContent(raw: string): string {
 const usersWithIds = preparedRead((db, ids: readonly number[]) => db.selectFrom("users").selectAll().where("id", "in", idList(db, ids)));
 const streamNamesWithIds = preparedRead((db, ids: readonly number[]) => db.selectFrom("streams").select(["id", "name"]).where("id", "in", idList(db, ids)));
 
-/** Users, channel names, linkifiers and realm needed to show these messages. */
-export async function messageContext(db: Executor, realm: Realm, messages: readonly MessageRow[]): Promise<MessageContext> {
+/**
+ * The rows with these ids: from the organization's cached rows, unless this transaction has
+ * written their table; any not among them (another organization's account) read by id.
+ */
+async function rowsWithIds<T extends { id: number }>(
+  db: Executor,
+  table: string,
+  ids: ReadonlySet<number>,
+  cached: () => Promise<readonly T[]>,
+  read: (db: Executor, ids: readonly number[]) => Promise<T[]>,
+): Promise<Map<number, T>> {
+  const found = new Map<number, T>();
+  if (!ids.size) return found;
+  const index = readsCommittedState(db, [table]) ? indexById(await cached()) : new Map<number, T>();
+  const missing: number[] = [];
+  for (const id of ids) {
+    const row = index.get(id);
+    if (row) found.set(id, row);
+    else missing.push(id);
+  }
+  if (missing.length) for (const row of await read(db, missing)) found.set(row.id, row);
+  return found;
+}
+
+/** Users, channel names, linkifiers and reactions needed to show these messages. */
+export async function messageContext(app: AppContext, db: Executor, realm: Realm, messages: readonly MessageRow[]): Promise<MessageContext> {
   const userIds = new Set<number>();
   const streamIds = new Set<number>();
   for (const m of messages) {
@@ -84,13 +111,13 @@ export async function messageContext(db: Executor, realm: Realm, messages: reado
     if (m.dm_key) dmKeyUserIds(m.dm_key).forEach((id) => userIds.add(id));
     if (m.stream_id !== null) streamIds.add(m.stream_id);
   }
-  const users = userIds.size ? await usersWithIds(db, [...userIds]) : [];
-  const streams = streamIds.size ? await streamNamesWithIds(db, [...streamIds]) : [];
+  const users = await rowsWithIds(db, "users", userIds, () => realmUserRows(app, realm.id, db), usersWithIds);
+  const streams = await rowsWithIds(db, "streams", streamIds, () => realmStreamRows(app, realm.id, db), streamNamesWithIds);
   return {
     realmStringId: realm.string_id,
-    users: new Map(users.map((u) => [u.id, u])),
-    streamNames: new Map(streams.map((s) => [s.id, s.name])),
-    linkifiers: streamIds.size ? await listLinkifiers(db, realm.id) : [],
+    users,
+    streamNames: new Map([...streams.values()].map((s) => [s.id, s.name])),
+    linkifiers: streamIds.size ? await realmLinkifiers(app, realm.id, db) : [],
     reactions: await reactionsByMessage(db, messages.map((m) => m.id)),
   };
 }
@@ -208,7 +235,7 @@ export async function sendMessageInTx(
 
   await claimMessageUploads(tx, events, realm, sender, message.id, target.kind === "stream" ? target.stream : null, rendered.html);
 
-  const ctx = await messageContext(tx, realm, [message]);
+  const ctx = await messageContext(app, tx, realm, [message]);
   const notice: Notice = {
     realmId: realm.id,
     event: {
@@ -321,14 +348,15 @@ async function checkDirectMessagePermission(db: Executor, realm: Realm, sender: 
 }
 
 /** Refuses a sender who may not post in this channel, with Zulip's errors. */
-export async function checkMayPost(db: Executor, sender: UserRow, stream: StreamRow): Promise<void> {
+export async function checkMayPost(app: AppContext, db: Executor, sender: UserRow, stream: StreamRow): Promise<void> {
   const subscribed = (await getSubscription(db, sender.id, stream.id))?.active === 1;
-  const refusal = postRefusal(await senderFacts(db, sender, stream.id), channelFacts(stream), subscribed);
+  const refusal = postRefusal(await senderFacts(app, db, sender, stream.id), channelFacts(stream), subscribed);
   if (refusal === "no_post_permission") throw badRequest("You do not have permission to post in this channel.");
   if (refusal === "not_authorized") throw badRequest(`Not authorized to send to channel '${stream.name}'`);
 }
 
 async function checkedStreamTarget(
+  app: AppContext,
   db: Executor,
   realm: Realm,
   sender: UserRow,
@@ -345,7 +373,7 @@ async function checkedStreamTarget(
     stream = await getStreamByName(db, realm.id, name);
     if (!stream) throw streamDoesNotExistByName(name);
   }
-  await checkMayPost(db, sender, stream);
+  await checkMayPost(app, db, sender, stream);
   checkTopicAllowed(effectiveTopicsPolicy(realm.props.topics_policy, stream.topics_policy), topic);
   return { kind: "stream", stream, topic };
 }
@@ -361,6 +389,7 @@ export type Addressee =
  * Returns where it goes and the content as it is stored.
  */
 export async function checkMessage(
+  app: AppContext,
   db: Executor,
   realm: Realm,
   sender: UserRow,
@@ -372,7 +401,7 @@ export async function checkMessage(
     if (addressee.topic === undefined) throw badRequest("Missing topic");
     const topic = normalizeTopic(addressee.topic);
     const content = normalizeContent(rawContent);
-    return { target: await checkedStreamTarget(db, realm, sender, addressee.channel, topic), content };
+    return { target: await checkedStreamTarget(app, db, realm, sender, addressee.channel, topic), content };
   }
   if (!addressee.recipients.length) throw badRequest("Message must have recipients");
   const recipients = await resolveDirectRecipients(db, realm.id, addressee.recipients);
@@ -391,7 +420,7 @@ export async function sendMessageFromRequest(app: AppContext, caller: { user: Us
       req.type === "stream" || req.type === "channel"
         ? { kind: "stream", channel: req.to === undefined ? undefined : streamIndicator(req.to), topic: req.topic }
         : { kind: "direct", recipients: req.to === undefined ? [] : directRecipients(req.to) };
-    const { target, content } = await checkMessage(tx, realm, sender, addressee, req.content);
+    const { target, content } = await checkMessage(app, tx, realm, sender, addressee, req.content);
     const id = await sendMessageInTx(tx, app, events, realm, sender, target, content, {
       clientName: caller.clientName,
       readBySender: req.readBySender ?? defaultReadBySender(caller.clientName),
@@ -403,7 +432,7 @@ export async function sendMessageFromRequest(app: AppContext, caller: { user: Us
 }
 
 /** Whether the user may read this message, and their flags for it. */
-export async function accessMessage(db: Executor, user: UserRow, messageId: number): Promise<{ message: MessageRow; flags: string[] }> {
+export async function accessMessage(app: AppContext, db: Executor, user: UserRow, messageId: number): Promise<{ message: MessageRow; flags: string[] }> {
   const message = await getMessage(db, user.realm_id, messageId);
   if (!message) throw badRequest("Invalid message(s)");
   const flags = (await userMessageFlags(db, user.id, [message.id])).get(message.id);
@@ -411,7 +440,7 @@ export async function accessMessage(db: Executor, user: UserRow, messageId: numb
   if (message.stream_id !== null) {
     const stream = (await getStream(db, user.realm_id, message.stream_id))!;
     const subscribed = (await getSubscription(db, user.id, stream.id))?.active === 1;
-    if (canAccessHistory(await userFacts(db, user), channelFacts(stream), subscribed)) {
+    if (canAccessHistory(await userFacts(app, db, user), channelFacts(stream), subscribed)) {
       return { message, flags: ["read", "historical"] };
     }
   }
@@ -419,7 +448,7 @@ export async function accessMessage(db: Executor, user: UserRow, messageId: numb
 }
 
 export async function getSingleMessage(app: AppContext, user: UserRow, realm: Realm, messageId: number, opts: MessageFormatOptions) {
-  const { message, flags } = await accessMessage(app.db, user, messageId);
-  const ctx = await messageContext(app.db, realm, [message]);
+  const { message, flags } = await accessMessage(app, app.db, user, messageId);
+  const ctx = await messageContext(app, app.db, realm, [message]);
   return { raw_content: message.content, message: { ...formatMessage(message, ctx, opts), flags } };
 }

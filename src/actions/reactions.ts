@@ -35,7 +35,7 @@ async function announce(tx: Tx, events: PendingEvents, user: UserRow, message: M
 /** POST /messages/{message_id}/reactions. */
 export async function addReaction(app: AppContext, user: UserRow, messageId: number, req: ReactionRequest & { emojiName: string }) {
   return runAction(app, async (tx, events) => {
-    const { message } = await accessMessage(tx, user, messageId);
+    const { message } = await accessMessage(app, tx, user, messageId);
     let { emojiCode, reactionType } = req;
     if (emojiCode === undefined || reactionType === undefined) {
       const named = await emojiForName(tx, user.realm_id, req.emojiName);
@@ -60,7 +60,7 @@ export async function addReaction(app: AppContext, user: UserRow, messageId: num
 /** DELETE /messages/{message_id}/reactions: the emoji need not be valid any more, only the reaction present. */
 export async function removeReaction(app: AppContext, user: UserRow, messageId: number, req: ReactionRequest) {
   return runAction(app, async (tx, events) => {
-    const { message } = await accessMessage(tx, user, messageId);
+    const { message } = await accessMessage(app, tx, user, messageId);
     let emojiCode = req.emojiCode;
     if (emojiCode === undefined) {
       if (req.emojiName === undefined) {

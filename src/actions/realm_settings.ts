@@ -93,7 +93,7 @@ export async function doUpdateRealm(app: AppContext, caller: Caller, req: Update
     const channelId = req.moderationRequestChannelId;
     if (channelId !== undefined && channelId !== props.moderation_request_channel_id) {
       if (channelId >= 0) {
-        const { stream } = await accessStreamById(tx, caller.user, channelId, { requireContentAccess: false });
+        const { stream } = await accessStreamById(app, tx, caller.user, channelId, { requireContentAccess: false });
         if (stream.invite_only !== 1) throw badRequest("Moderation request channel must be private.");
       }
       props.moderation_request_channel_id = channelId >= 0 ? channelId : -1;

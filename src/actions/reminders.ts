@@ -24,8 +24,8 @@ export async function getReminders(db: Executor, userId: number): Promise<ApiRem
   return (await undeliveredScheduledMessages(db, userId, DELIVERY_TYPE.REMINDER)).map(formatReminder);
 }
 
-async function remindedMessage(tx: Tx, realm: Realm, user: UserRow, messageId: number): Promise<RemindedMessage> {
-  const { message } = await accessMessage(tx, user, messageId);
+async function remindedMessage(app: AppContext, tx: Tx, realm: Realm, user: UserRow, messageId: number): Promise<RemindedMessage> {
+  const { message } = await accessMessage(app, tx, user, messageId);
   const sender = (await getUserById(tx, realm.id, message.sender_id))!;
   const reminded: RemindedMessage = { id: message.id, content: message.content, sender: { id: sender.id, fullName: sender.full_name } };
   if (message.stream_id !== null) {
@@ -49,11 +49,11 @@ export async function doCreateReminder(app: AppContext, caller: Caller, messageI
   const { user, realm } = caller;
   checkDeliveryTime(deliverAt, app.clock.now());
   return runAction(app, async (tx, events) => {
-    const reminded = await remindedMessage(tx, realm, user, messageId);
+    const reminded = await remindedMessage(app, tx, realm, user, messageId);
     const normalizedNote = note ? normalizeReminderNote(note) : "";
     const text = reminderContent(app.config.externalUrl, reminded, normalizedNote);
     // Checked as a direct message to oneself, which the user could in principle be refused.
-    const { content } = await checkMessage(tx, realm, user, { kind: "direct", recipients: [user.id] }, text);
+    const { content } = await checkMessage(app, tx, realm, user, { kind: "direct", recipients: [user.id] }, text);
     const row = await insertScheduledMessage(tx, {
       realm_id: realm.id,
       sender_id: user.id,
@@ -94,7 +94,7 @@ export async function doDeleteReminder(app: AppContext, caller: Caller, id: numb
  */
 async function deliveredContent(tx: Tx, app: AppContext, realm: Realm, user: UserRow, row: ScheduledMessageRow): Promise<string> {
   try {
-    const reminded = await remindedMessage(tx, realm, user, row.reminder_target_message_id!);
+    const reminded = await remindedMessage(app, tx, realm, user, row.reminder_target_message_id!);
     return normalizeContent(reminderContent(app.config.externalUrl, reminded, row.reminder_note ?? ""));
   } catch (error) {
     if (error instanceof ZulipError) return row.content;

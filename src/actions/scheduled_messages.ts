@@ -95,7 +95,7 @@ export async function scheduleMessageInTx(
     scheduledMessageType(req.type) === "stream"
       ? { kind: "stream", channel: channelIdFrom(req.to), topic: req.topic }
       : { kind: "direct", recipients: recipientIdsFrom(req.to) };
-  const { target, content } = await checkMessage(tx, realm, sender, addressee, req.content);
+  const { target, content } = await checkMessage(app, tx, realm, sender, addressee, req.content);
   // By default a message sent from a person's client reads as read by them, unless it is a note to self.
   const toSelf = target.kind === "direct" && target.recipients.every((u) => u.id === sender.id);
   const readBySender = req.readBySender ?? (defaultReadBySender(caller.clientName) && !toSelf);
@@ -162,7 +162,7 @@ export async function doEditScheduledMessage(app: AppContext, caller: Caller, id
     }
     const changes: ScheduledMessageChanges = { client: caller.clientName, failed: 0, failure_message: null };
     if (req.type !== undefined || req.to !== undefined || req.content !== undefined) {
-      const { target, content } = await checkMessage(tx, realm, sender, editedAddressee(row, sender.id, req), req.content ?? row.content);
+      const { target, content } = await checkMessage(app, tx, realm, sender, editedAddressee(row, sender.id, req), req.content ?? row.content);
       Object.assign(changes, targetColumns(target, sender.id));
       if (req.content !== undefined) {
         changes.content = content;
@@ -193,7 +193,7 @@ export type DeliveryOutcome = "none" | "delivered" | "failed";
  * Checks again, at delivery time, everything a send checks, since the organization, the sender,
  * the channel or the recipients may have changed since the message was scheduled.
  */
-async function checkDelivery(tx: Tx, realm: Realm, sender: UserRow, row: ScheduledMessageRow, now: number) {
+async function checkDelivery(app: AppContext, tx: Tx, realm: Realm, sender: UserRow, row: ScheduledMessageRow, now: number) {
   if (realm.deactivated) throw realmDeactivated();
   if (sender.is_active !== 1) throw userDeactivated();
   // A reminder is still worth sending late (after the server was down, say); a message may not be.
@@ -203,7 +203,7 @@ async function checkDelivery(tx: Tx, realm: Realm, sender: UserRow, row: Schedul
     row.stream_id !== null
       ? { kind: "stream", channel: row.stream_id, topic: row.topic }
       : { kind: "direct", recipients: directRecipientIds(row.dm_key!, sender.id) };
-  return checkMessage(tx, realm, sender, addressee, row.content);
+  return checkMessage(app, tx, realm, sender, addressee, row.content);
 }
 
 /**
@@ -243,7 +243,7 @@ export async function deliverNextScheduledMessage(app: AppContext): Promise<Deli
       const { realm, sender } = await senderAndRealm(tx, row);
       let checked: Awaited<ReturnType<typeof checkDelivery>>;
       try {
-        checked = await checkDelivery(tx, realm, sender, row, now);
+        checked = await checkDelivery(app, tx, realm, sender, row, now);
       } catch (error) {
         if (!(error instanceof ZulipError)) throw error;
         const failed = await updateScheduledMessage(tx, row.id, { delivered: 0, failed: 1, failure_message: error.msg });

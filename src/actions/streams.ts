@@ -14,14 +14,13 @@ import {
   getStreamByName,
   getSubscription,
   listStreams,
-  subscribedStreamIds,
   type StreamRow,
 } from "../store/streams.js";
 import { badRequest, channelAlreadyExists } from "../http/errors.js";
 import { getChannelFolder } from "../store/channel_folders.js";
 import { isGuest } from "../domain/roles.js";
 import { hasBasicAccess, hasContentAccess, hasMetadataAccess } from "../domain/channel_access.js";
-import { channelFacts, streamDisplayData, userFacts } from "./channel_context.js";
+import { channelFacts, streamDisplayData, subscribedChannelIds, userFacts } from "./channel_context.js";
 import { formatStream } from "../format/streams.js";
 
 export interface CreateStreamInput {
@@ -115,6 +114,7 @@ export interface StreamAccess {
  * when the caller may not see it, so that existence is not revealed.
  */
 async function accessStream(
+  app: AppContext,
   db: Executor,
   user: UserRow,
   stream: StreamRow | undefined,
@@ -123,7 +123,7 @@ async function accessStream(
 ): Promise<StreamAccess> {
   if (!stream || stream.is_archived === 1) throw badRequest(error);
   const subscribed = (await getSubscription(db, user.id, stream.id))?.active === 1;
-  const facts = await userFacts(db, user);
+  const facts = await userFacts(app, db, user);
   const channel = channelFacts(stream);
   const allowed = opts.requireContentAccess
     ? hasContentAccess(facts, channel, subscribed)
@@ -133,22 +133,24 @@ async function accessStream(
 }
 
 export async function accessStreamById(
+  app: AppContext,
   db: Executor,
   user: UserRow,
   streamId: number,
   opts = { requireContentAccess: true },
 ): Promise<StreamAccess> {
-  return accessStream(db, user, await getStream(db, user.realm_id, streamId), "Invalid channel ID", opts);
+  return accessStream(app, db, user, await getStream(db, user.realm_id, streamId), "Invalid channel ID", opts);
 }
 
 export async function accessStreamByName(
+  app: AppContext,
   db: Executor,
   user: UserRow,
   name: string,
   opts = { requireContentAccess: true },
 ): Promise<StreamAccess> {
   const stream = await getStreamByName(db, user.realm_id, name);
-  return accessStream(db, user, stream, `Invalid channel name '${name}'`, opts);
+  return accessStream(app, db, user, stream, `Invalid channel name '${name}'`, opts);
 }
 
 export interface ListStreamsOptions {
@@ -166,9 +168,9 @@ export interface ListStreamsOptions {
  * Every channel of an organization, archived ones too, in id order: from memory until the
  * streams table is written (every client's POST /register reads them all). Shared, so frozen.
  */
-export async function realmStreamRows(app: AppContext, realmId: number): Promise<readonly StreamRow[]> {
-  const rows = await app.caches.realmStreams.get(String(realmId), app.db, async () =>
-    Object.freeze((await listStreams(app.db, realmId)).map((r) => Object.freeze(r))),
+export async function realmStreamRows(app: AppContext, realmId: number, db: Executor = app.db): Promise<readonly StreamRow[]> {
+  const rows = await app.caches.realmStreams.get(String(realmId), db, async () =>
+    Object.freeze((await listStreams(db, realmId)).map((r) => Object.freeze(r))),
   );
   return rows!;
 }
@@ -178,8 +180,8 @@ export async function listStreamsFor(app: AppContext, user: UserRow, opts: ListS
   const db = app.db;
   let rows = await realmStreamRows(app, user.realm_id);
   if (opts.excludeArchived) rows = rows.filter((r) => r.is_archived === 0);
-  const facts = await userFacts(db, user);
-  const subscribed = await subscribedStreamIds(db, user.id);
+  const facts = await userFacts(app, db, user);
+  const subscribed = await subscribedChannelIds(app, db, user.id);
   const isSubscribed = (r: StreamRow) => subscribed.has(r.id);
 
   let selected: StreamRow[];
@@ -188,7 +190,7 @@ export async function listStreamsFor(app: AppContext, user: UserRow, opts: ListS
   } else {
     const ownerSubscribed =
       opts.includeOwnerSubscribed && user.is_bot === 1 && user.bot_owner_id !== null
-        ? await subscribedStreamIds(db, user.bot_owner_id)
+        ? await subscribedChannelIds(app, db, user.bot_owner_id)
         : new Set<number>();
     const includePublic = opts.includePublic && !isGuest(user.role);
     selected = rows.filter((r) => {
@@ -217,6 +219,6 @@ export async function listStreamsFor(app: AppContext, user: UserRow, opts: ListS
 
 /** GET /streams/{stream_id}: channels the user can read or, for admins and metadata groups, see. */
 export async function getStreamFor(app: AppContext, user: UserRow, streamId: number) {
-  const { stream } = await accessStreamById(app.db, user, streamId, { requireContentAccess: false });
+  const { stream } = await accessStreamById(app, app.db, user, streamId, { requireContentAccess: false });
   return formatStream(stream, await streamDisplayData(app, app.db, [stream]));
 }

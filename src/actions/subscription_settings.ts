@@ -32,7 +32,7 @@ export async function updateSubscriptionProperties(app: AppContext, caller: Call
   return runAction(app, async (tx, events) => {
     const changes: { streamId: number; change: SubscriptionChange }[] = [];
     for (const [i, r] of requests.entries()) {
-      const { stream, subscribed } = await accessStreamById(tx, caller.user, r.stream_id);
+      const { stream, subscribed } = await accessStreamById(app, tx, caller.user, r.stream_id);
       if (!subscribed) throw badRequest(`Not subscribed to channel ID ${r.stream_id}`);
       changes.push({ streamId: stream.id, change: checked[i] });
     }
@@ -51,7 +51,7 @@ export async function subscriptionStatus(app: AppContext, caller: Caller, userId
   // Zulip's access_user_by_id without allow_bots or allow_deactivated.
   if (target.is_bot === 1) throw badRequest("No such user");
   if (target.is_active !== 1) throw badRequest("User is deactivated");
-  const { stream } = await accessStreamById(app.db, caller.user, streamId, { requireContentAccess: false });
+  const { stream } = await accessStreamById(app, app.db, caller.user, streamId, { requireContentAccess: false });
   return { is_subscribed: (await getSubscription(app.db, target.id, stream.id))?.active === 1 };
 }
 
@@ -69,7 +69,7 @@ async function emailSender(db: Executor, caller: Caller, senderId: number | unde
 /** GET /streams/{stream_id}/email_address: the address, made (with its token) on first request. */
 export async function streamEmailAddress(app: AppContext, caller: Caller, streamId: number, senderId: number | undefined) {
   return runAction(app, async (tx) => {
-    const { stream } = await accessStreamById(tx, caller.user, streamId);
+    const { stream } = await accessStreamById(app, tx, caller.user, streamId);
     const sender = await emailSender(tx, caller, senderId);
     const token = await channelEmailToken(tx, {
       realmId: caller.realm.id,

@@ -12,7 +12,6 @@ import {
   activeSubscriptionsOf,
   getStream,
   getStreamsByNames,
-  subscribedStreamIds,
   subscribersByStream,
   type StreamRow,
 } from "../store/streams.js";
@@ -33,7 +32,7 @@ import {
   hasBasicAccess,
   type UserFacts,
 } from "../domain/channel_access.js";
-import { activeUsers, channelFacts, metadataAccessUserIds, streamDisplayData, userFacts } from "./channel_context.js";
+import { activeUsers, channelFacts, metadataAccessUserIds, streamDisplayData, subscribedChannelIds, userFacts } from "./channel_context.js";
 import { checkChannelFolderId, createStreamInTx } from "./streams.js";
 import { normalizeForRealm, resolveGroupSettingValue } from "./group_settings.js";
 import type { GroupSettingValue } from "../domain/group_setting_value.js";
@@ -220,7 +219,7 @@ export async function subscribe(app: AppContext, actor: UserRow, realmRow: Realm
 
 export async function subscribeInTx(tx: Tx, app: AppContext, events: PendingEvents, actor: UserRow, realmRow: Realm, req: SubscribeRequest) {
   const realm = (await getRealm(tx, realmRow.id))!;
-  const facts = await userFacts(tx, actor);
+  const facts = await userFacts(app, tx, actor);
   const principals = req.principals ?? [];
   const retentionDays = await checkNewChannelOptions(tx, realm, facts, req);
 
@@ -241,7 +240,7 @@ export async function subscribeInTx(tx: Tx, app: AppContext, events: PendingEven
   const subscribingOthers = principals.length > 0 && !principals.every((p) => p === actor.id);
   const created = await createMissingChannels(tx, app, events, realm, actor, facts, req, missing, retentionDays);
 
-  const mySubs = await subscribedStreamIds(tx, actor.id);
+  const mySubs = await subscribedChannelIds(app, tx, actor.id);
   const readable = existing.filter((s) => hasContentAccess(facts, channelFacts(s), mySubs.has(s.id)));
   const unauthorized = existing.filter((s) => !readable.includes(s));
   if (unauthorized.length && req.authorizationErrorsFatal) {
@@ -302,7 +301,7 @@ export interface CreateChannelRequest extends NewChannelOptions {
 export async function createChannel(app: AppContext, actor: UserRow, req: CreateChannelRequest) {
   return runAction(app, async (tx, events) => {
     const realm = (await getRealm(tx, actor.realm_id))!;
-    const facts = await userFacts(tx, actor);
+    const facts = await userFacts(app, tx, actor);
     const name = req.name.trim();
     checkChannelName(name);
     if ((await getStreamsByNames(tx, realm.id, [name])).size) throw channelAlreadyExists(name);
@@ -416,10 +415,11 @@ async function sendNewSubscriptionNotices(
 
 /** DELETE /users/me/subscriptions. */
 export async function unsubscribe(app: AppContext, actor: UserRow, realm: Realm, names: string[], principals: Principals | undefined) {
-  return runAction(app, (tx, events) => unsubscribeInTx(tx, events, actor, realm, names, principals));
+  return runAction(app, (tx, events) => unsubscribeInTx(app, tx, events, actor, realm, names, principals));
 }
 
 export async function unsubscribeInTx(
+  app: AppContext,
   tx: Tx,
   events: PendingEvents,
   actor: UserRow,
@@ -432,9 +432,9 @@ export async function unsubscribeInTx(
   const stripped = names.map((n) => n.trim());
   for (const n of stripped) checkChannelName(n);
   const found = await getStreamsByNames(tx, realm.id, stripped);
-  const facts = await userFacts(tx, actor);
+  const facts = await userFacts(app, tx, actor);
   if (unsubscribingOthers) {
-    const mine = await subscribedStreamIds(tx, actor.id);
+    const mine = await subscribedChannelIds(app, tx, actor.id);
     const checks = [...found.values()].map((s) => ({ channel: channelFacts(s), subscribed: mine.has(s.id) }));
     if (!canRemoveSubscribers(facts, checks)) throw badRequest("Insufficient permission");
   }
@@ -466,7 +466,7 @@ export async function unsubscribeInTx(
       userIds: [user.id],
     });
     if (isAdmin(user.role)) continue;
-    const userFactsAfter = await userFacts(tx, user);
+    const userFactsAfter = await userFacts(app, tx, user);
     const hidden = lost.filter((s) => !hasBasicAccess(userFactsAfter, channelFacts(s), false));
     if (hidden.length) {
       events.send({
@@ -494,7 +494,7 @@ export async function updateSubscriptions(app: AppContext, actor: UserRow, realm
   if (isGuest(actor.role)) throw guestNotAllowed();
   return runAction(app, async (tx, events) => ({
     ...(await subscribeInTx(tx, app, events, actor, realm, { ...req, subscriptions: req.add })),
-    ...(await unsubscribeInTx(tx, events, actor, realm, req.delete, req.principals)),
+    ...(await unsubscribeInTx(app, tx, events, actor, realm, req.delete, req.principals)),
   }));
 }
 

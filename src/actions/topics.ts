@@ -17,7 +17,7 @@ import { runAction } from "./run.js";
  * only topics of messages they received.
  */
 export async function channelTopics(app: AppContext, user: UserRow, streamId: number, allowEmptyTopicName: boolean): Promise<TopicHistoryEntry[]> {
-  const { stream } = await accessStreamById(app.db, user, streamId);
+  const { stream } = await accessStreamById(app, app.db, user, streamId);
   const rows = await topicHistory(app.db, stream.id, stream.history_public_to_subscribers === 1 ? null : user.id);
   return mergeTopicHistory(rows, allowEmptyTopicName);
 }
@@ -34,8 +34,8 @@ export async function doDeleteTopic(app: AppContext, user: UserRow, streamId: nu
   for (;;) {
     const finished = await runAction(app, async (tx, events) => {
       const realm = (await getRealm(tx, user.realm_id))!;
-      const stream = (await accessStreamById(tx, user, streamId)).stream;
-      const seesHistory = await seesHistoryOf(tx, user, await userFacts(tx, user), stream);
+      const stream = (await accessStreamById(app, tx, user, streamId)).stream;
+      const seesHistory = await seesHistoryOf(tx, user, await userFacts(app, tx, user), stream);
       const ids = await visibleTopicMessageIds(tx, user, stream, topic, seesHistory, batchSize);
       const messages = ids.length ? await tx.selectFrom("messages").select(["id", "topic"]).where("id", "in", ids).orderBy("id").execute() : [];
       await deleteMessagesInTx(tx, events, realm, user, stream, messages);

@@ -69,8 +69,8 @@ export async function sendTypingNotification(app: AppContext, sender: UserRow, r
     if (!typingSettingOn(props, "send_stream_typing_notifications")) {
       throw badRequest("User has disabled typing notifications for channel messages");
     }
-    const { stream } = await accessStreamById(db, sender, req.streamId, { requireContentAccess: false });
-    await checkMayPost(db, sender, stream);
+    const { stream } = await accessStreamById(app, db, sender, req.streamId, { requireContentAccess: false });
+    await checkMayPost(app, db, sender, stream);
     const topic = truncateTopic(readEmptyTopicAliases(req.topic));
     const userIds = await channelTypingAudience(db, stream.id);
     if (!userIds.length) return;
@@ -100,7 +100,7 @@ export async function sendTypingNotification(app: AppContext, sender: UserRow, r
 export async function sendEditTypingNotification(app: AppContext, editor: UserRow, messageId: number, op: TypingOp): Promise<void> {
   const db = app.db;
   const realm = (await getRealm(db, editor.realm_id))!;
-  const { message } = await accessMessage(db, editor, messageId);
+  const { message } = await accessMessage(app, db, editor, messageId);
   if (message.stream_id !== null && (await db.selectFrom("streams").select("is_archived").where("id", "=", message.stream_id).executeTakeFirstOrThrow()).is_archived === 1) {
     throw badRequest("Invalid message(s)");
   }

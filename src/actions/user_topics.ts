@@ -91,7 +91,7 @@ export async function doUpdateUserTopic(app: AppContext, user: UserRow, streamId
   const findStream = async (tx: Tx) =>
     policy === VisibilityPolicy.INHERIT
       ? channelToClearPolicyIn(tx, user, { id: streamId }, "Invalid channel ID")
-      : (await accessStreamById(tx, user, streamId)).stream;
+      : (await accessStreamById(app, tx, user, streamId)).stream;
   await setOwnPolicy(app, user, findStream, topic, policy);
 }
 
@@ -106,7 +106,7 @@ export async function doUpdateMutedTopic(
   if (streamId !== undefined && streamName !== undefined) throw incompatibleParameters(["stream_id", "stream"]);
   const findStream = async (tx: Tx) => {
     if (req.op === "remove") return channelToClearPolicyIn(tx, user, { id: streamId, name: streamName }, "Topic is not muted");
-    return (streamId !== undefined ? await accessStreamById(tx, user, streamId) : await accessStreamByName(tx, user, streamName!)).stream;
+    return (streamId !== undefined ? await accessStreamById(app, tx, user, streamId) : await accessStreamByName(app, tx, user, streamName!)).stream;
   };
   await setOwnPolicy(app, user, findStream, req.topic, req.op === "add" ? VisibilityPolicy.MUTED : VisibilityPolicy.INHERIT);
 }

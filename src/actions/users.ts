@@ -3,6 +3,7 @@ import type { Caller } from "../http/auth.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
 import { storedRealmDefaults } from "./user_settings.js";
 import type { Realm } from "../store/realms.js";
+import type { Executor } from "../store/schema.js";
 import {
   activeRealmUsers,
   getRealmUser,
@@ -152,9 +153,9 @@ export interface UserListOptions {
  * Every account of an organization, system bots included, in id order: from memory until the
  * users table is written (every client's POST /register lists them all). Shared, so frozen.
  */
-export async function realmUserRows(app: AppContext, realmId: number): Promise<readonly UserRow[]> {
-  const rows = await app.caches.realmUsers.get(String(realmId), app.db, async () =>
-    Object.freeze((await listUsers(app.db, realmId)).map((u) => Object.freeze(u))),
+export async function realmUserRows(app: AppContext, realmId: number, db: Executor = app.db): Promise<readonly UserRow[]> {
+  const rows = await app.caches.realmUsers.get(String(realmId), db, async () =>
+    Object.freeze((await listUsers(db, realmId)).map((u) => Object.freeze(u))),
   );
   return rows!;
 }

@@ -122,6 +122,11 @@ async function loadRealmEmoji(db: Executor, realmId: number): Promise<Record<str
   return Object.fromEntries(rows.map((e) => [e.name, realmEmojiUrl(realmId, e.file_name)]));
 }
 
+/** The organization's linkifiers in order, from memory until they change. */
+export async function realmLinkifiers(app: AppContext, realmId: number, db: Executor = app.db): Promise<Linkifier[]> {
+  return (await app.caches.renderData.linkifiers.get(String(realmId), db, () => listLinkifiers(db, realmId)))!;
+}
+
 /**
  * Contexts already built from an organization's cached users, by the settings that vary: the
  * lookups and inline patterns are kept per context object (patternsFor), so handing back the
@@ -150,7 +155,7 @@ export async function renderContextFor(
     caches.groups.get(key, db, () => loadGroups(db, realm.id)),
     caches.channels.get(key, db, () => loadChannels(db, realm.id)),
     caches.realmEmoji.get(key, db, () => loadRealmEmoji(db, realm.id)),
-    caches.linkifiers.get(key, db, () => listLinkifiers(db, realm.id)),
+    realmLinkifiers(app, realm.id, db),
   ]);
   const realmUrl = externalUrl.replace(/\/+$/, "");
   const camo = camoUrl && camoKey ? { url: camoUrl, key: camoKey } : undefined;

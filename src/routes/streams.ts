@@ -40,6 +40,6 @@ export const streamRoutes = [
     method: "GET",
     path: "/get_stream_id",
     params: { stream: P.string() },
-    handler: async ({ app, caller }, p) => ({ stream_id: (await accessStreamByName(app.db, caller.user, p.stream)).stream.id }),
+    handler: async ({ app, caller }, p) => ({ stream_id: (await accessStreamByName(app, app.db, caller.user, p.stream)).stream.id }),
   }),
 ];

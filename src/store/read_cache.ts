@@ -69,3 +69,15 @@ export class ReadCache<T extends object> {
 function sameVersions(a: readonly number[], b: readonly number[]): boolean {
   return a.every((v, i) => v === b[i]);
 }
+
+const indexes = new WeakMap<readonly object[], ReadonlyMap<number, object>>();
+
+/**
+ * A cached list of rows by id, built once per list: a ReadCache hands back the same frozen
+ * array until its tables are written, and a new one after.
+ */
+export function indexById<T extends { id: number }>(rows: readonly T[]): ReadonlyMap<number, T> {
+  let index = indexes.get(rows) as ReadonlyMap<number, T> | undefined;
+  if (!index) indexes.set(rows, (index = new Map(rows.map((r) => [r.id, r]))));
+  return index;
+}

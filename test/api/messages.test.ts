@@ -439,6 +439,33 @@ describe("GET /messages", () => {
     assert.ok(seen.includes(afterId));
   });
 
+  test("a channel narrow follows renames, memberships and subscriptions as they change", async () => {
+    await api(t.admin).post("/users/me/subscriptions", { subscriptions: [{ name: "vault" }], invite_only: true, history_public_to_subscribers: true });
+    const vault = (await api(t.admin).get("/get_stream_id", { stream: "vault" })).body.stream_id;
+    const id = (await send(t.admin, channelMsg("vault", "t", "kept for later"))).body.id;
+    const seen = async (name = "vault") => {
+      const r = await get(t.member2, { narrow: JSON.stringify([["channel", name]]), anchor: "newest", num_before: 10, num_after: 0 });
+      assert.equal(r.body.result, "success", JSON.stringify(r.body));
+      // Notification Bot's notices in the channel are not the point here.
+      return r.body.messages.filter((m: { id: number }) => m.id === id).map((m: { id: number; sender_full_name: string }) => [m.id, m.sender_full_name]);
+    };
+    assert.deepEqual(await seen(), []);
+    const readers = (await api(t.admin).post("/user_groups/create", { name: "vault readers", description: "", members: [t.member2.id] })).body.group_id;
+    assert.equal((await api(t.admin).patch(`/streams/${vault}`, { can_subscribe_group: { new: readers } })).body.result, "success");
+    assert.deepEqual(await seen(), [[id, t.admin.fullName]]);
+    assert.equal((await api(t.admin).post(`/user_groups/${readers}/members`, { delete: [t.member2.id] })).body.result, "success");
+    assert.deepEqual(await seen(), []);
+    await api(t.admin).post("/users/me/subscriptions", { subscriptions: [{ name: "vault" }], principals: [t.member2.id] });
+    assert.deepEqual(await seen(), [[id, t.admin.fullName]]);
+    assert.equal((await api(t.admin).patch("/settings", { full_name: "Renamed Admin" })).body.result, "success");
+    assert.equal((await api(t.admin).patch(`/streams/${vault}`, { new_name: "strongroom" })).body.result, "success");
+    assert.deepEqual(await seen("strongroom"), [[id, "Renamed Admin"]]);
+    assert.equal((await get(t.member2, { narrow: JSON.stringify([["channel", "vault"]]), anchor: "newest", num_before: 1, num_after: 0 })).body.code, "BAD_NARROW");
+    await api(t.admin).patch("/settings", { full_name: t.admin.fullName });
+    await api(t.admin).delete("/users/me/subscriptions", { subscriptions: ["strongroom"], principals: [t.member2.id] });
+    assert.deepEqual(await seen("strongroom"), []);
+  });
+
   test("apply_markdown, client_gravatar and allow_empty_topic_name", async () => {
     const id = (await send(t.admin, channelMsg("fetch", "", "**bold**"))).body.id;
     const fetch = async (params: Record<string, unknown>) =>
