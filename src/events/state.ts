@@ -88,10 +88,25 @@ export function selectedSections(ctx: StateContext): StateSection[] {
   return sections.filter((s) => (s.requireAll ? s.fetchTypes.every(ctx.want) : s.fetchTypes.some(ctx.want)));
 }
 
+/**
+ * Sections fetched at once on PostgreSQL. Each waits mostly on round trips to the database, and
+ * the pool has connections to spare; a few at a time leave the rest to other requests. SQLite
+ * runs one statement at a time whatever the callers do.
+ */
+const CONCURRENT_SECTIONS = { postgres: 4, sqlite: 1 } as const;
+
 export async function fetchInitialState(ctx: StateContext, selected: StateSection[]): Promise<State> {
-  const state: State = {};
-  for (const section of selected) Object.assign(state, await section.fetch(ctx));
-  return state;
+  const parts: State[] = [];
+  let next = 0;
+  const fetchRemaining = async () => {
+    while (next < selected.length) {
+      const i = next++;
+      parts[i] = await selected[i].fetch(ctx);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENT_SECTIONS[ctx.app.dialect] }, fetchRemaining));
+  // In the registry's order, whatever order they finished in.
+  return Object.assign({}, ...parts) as State;
 }
 
 /**
