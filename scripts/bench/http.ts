@@ -13,14 +13,12 @@ import http from "node:http";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
-import { closeChild, forkChild, profileFile, serveIpc, type Child, type Reply } from "./lib.js";
+import { buildConfab, closeChild, confabModule, forkChild, profileFile, serveIpc, type Child, type Reply } from "./lib.js";
 
 const SELF = fileURLToPath(import.meta.url);
-const ROOT = path.resolve(path.dirname(SELF), "../..");
 
 interface Target {
   name: string;
@@ -50,18 +48,14 @@ function serve(ready: Ready, handle: (op: string) => Promise<Reply> | Reply): vo
   process.send!({ id: 0, ...ready });
 }
 
-/**
- * Confab as `npm start` runs it: tsc's output in dist/, built by the parent. (Through tsx, every
- * nested function would pay for esbuild's name-keeping helper on each call.)
- */
+/** Confab as `npm start` runs it. */
 async function confabServer(): Promise<void> {
-  const dist = <T>(module: string): Promise<T> => import(path.join(ROOT, "dist/src", module));
-  const { loadConfig } = await dist<typeof import("../../src/config.js")>("config.js");
-  const { startConfab } = await dist<typeof import("../../src/server.js")>("server.js");
-  const { createRealm } = await dist<typeof import("../../src/actions/realms.js")>("actions/realms.js");
-  const { runAction } = await dist<typeof import("../../src/actions/run.js")>("actions/run.js");
-  const { createUserInTx } = await dist<typeof import("../../src/actions/users.js")>("actions/users.js");
-  const { Role } = await dist<typeof import("../../src/domain/roles.js")>("domain/roles.js");
+  const { loadConfig } = await confabModule<typeof import("../../src/config.js")>("config.js");
+  const { startConfab } = await confabModule<typeof import("../../src/server.js")>("server.js");
+  const { createRealm } = await confabModule<typeof import("../../src/actions/realms.js")>("actions/realms.js");
+  const { runAction } = await confabModule<typeof import("../../src/actions/run.js")>("actions/run.js");
+  const { createUserInTx } = await confabModule<typeof import("../../src/actions/users.js")>("actions/users.js");
+  const { Role } = await confabModule<typeof import("../../src/domain/roles.js")>("domain/roles.js");
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "confab-bench-http-"));
   const unreachable = JSON.stringify({ api_by_user: [[60, 1e12]], api_by_ip: [[60, 1e12]] });
@@ -231,7 +225,7 @@ export async function run(args: string[]): Promise<void> {
   console.log(`HTTP hot path (autocannon, ${connections} connections, ${seconds} s each; node ${process.version}; ${os.cpus().length} CPUs)`);
 
   if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
-  execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  buildConfab();
   const confab = await startServer("http-confab");
   const stream = encodeURIComponent(JSON.stringify([{ operator: "channel", operand: "bench" }]));
   const topic = encodeURIComponent(JSON.stringify([{ operator: "channel", operand: "bench" }, { operator: "topic", operand: "topic 3" }]));

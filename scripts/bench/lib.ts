@@ -5,11 +5,28 @@
 import fs from "node:fs";
 import path from "node:path";
 import inspector from "node:inspector";
-import { fork, type ChildProcess } from "node:child_process";
+import { execFileSync, fork, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import type { AppContext } from "../../src/context.js";
 import type { Realm } from "../../src/store/realms.js";
 
 export type Reply = Record<string, unknown>;
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** Compiles Confab as `npm start` runs it: tsc's output in dist/. */
+export function buildConfab(): void {
+  execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+}
+
+/**
+ * A module of Confab as `npm start` runs it, from dist/ (built by the parent with buildConfab).
+ * Through tsx, every nested function would pay for esbuild's name-keeping helper each time it is
+ * created: in a request that walks a thousand channels, that was most of some functions' time.
+ */
+export function confabModule<T>(module: string): Promise<T> {
+  return import(path.join(ROOT, "dist/src", module)) as Promise<T>;
+}
 
 /** CPU profiles of one stretch of work each, taken in the child's own process. */
 function profiler() {

@@ -1,9 +1,11 @@
 /**
- * `npm run bench -- scale [--messages=10000,1000000] [--sampled=50] [--requests=200] [--cpu-prof=DIR]`:
+ * `npm run bench -- scale [--messages=10000,1000000] [--sampled=50] [--requests=200] [--only=register] [--cpu-prof=DIR]`:
  *   Builds a large organization directly in the database with set-based SQL (10,000 members,
  *   1,000 channels, 100 subscriptions each, N messages of which 10% are direct messages), starts
- *   a production-mode Confab on it in a child process, and times common requests from one client
- *   sending them one after another: p50 and p99 after a warm-up, and the server's CPU time per request. SQLite always; PostgreSQL too
+ *   a production-mode Confab (tsc's build, as `npm start` runs it) on it in a child process, and
+ *   times common requests (those whose label contains `--only`'s text, if given) from one client
+ *   sending them one after another: p50 and p99 after a warm-up, and the server's CPU time per
+ *   request. SQLite always; PostgreSQL too
  *   when CONFAB_BENCH_PG_URL names an administrative connection (a database is created for each
  *   run and dropped after).
  *
@@ -19,7 +21,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { freshPgDatabase } from "../../test/helpers/pg_database.js";
-import { closeChild, forkChild, insertMembers, percentile, profileFile, serveIpc, type BenchUser, type Child } from "./lib.js";
+import { buildConfab, closeChild, confabModule, forkChild, insertMembers, percentile, profileFile, serveIpc, type BenchUser, type Child } from "./lib.js";
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -75,12 +77,12 @@ async function dropIndexes(run: Sql, dialect: string, table: string): Promise<()
 
 async function serve(messageCount: number, sampled: number, databaseUrl: string): Promise<void> {
   const { sql } = await import("kysely");
-  const { loadConfig } = await import("../../src/config.js");
-  const { startConfab } = await import("../../src/server.js");
-  const { createRealm } = await import("../../src/actions/realms.js");
-  const { runAction } = await import("../../src/actions/run.js");
-  const { createStreamInTx } = await import("../../src/actions/streams.js");
-  const { FLAG_BITS } = await import("../../src/domain/message_flags.js");
+  const { loadConfig } = await confabModule<typeof import("../../src/config.js")>("config.js");
+  const { startConfab } = await confabModule<typeof import("../../src/server.js")>("server.js");
+  const { createRealm } = await confabModule<typeof import("../../src/actions/realms.js")>("actions/realms.js");
+  const { runAction } = await confabModule<typeof import("../../src/actions/run.js")>("actions/run.js");
+  const { createStreamInTx } = await confabModule<typeof import("../../src/actions/streams.js")>("actions/streams.js");
+  const { FLAG_BITS } = await confabModule<typeof import("../../src/domain/message_flags.js")>("domain/message_flags.js");
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "confab-bench-scale-"));
   const env: NodeJS.ProcessEnv = { CONFAB_DATA_DIR: dataDir, LOG_LEVEL: "silent", CONFAB_RATE_LIMITING: "0" };
@@ -333,7 +335,16 @@ interface Column {
   timings: Map<string, Timing>;
 }
 
-async function runOne(title: string, messages: number, sampled: number, requests: number, pgAdmin?: string, profileDir?: string): Promise<Column> {
+interface RunOptions {
+  sampled: number;
+  requests: number;
+  /** Only the cases whose label contains this. */
+  only?: string;
+  pgAdmin?: string;
+  profileDir?: string;
+}
+
+async function runOne(title: string, messages: number, { sampled, requests, only, pgAdmin, profileDir }: RunOptions): Promise<Column> {
   const database = pgAdmin ? await freshPgDatabase(pgAdmin, "confab_bench_scale") : undefined;
   try {
     console.log(`\n${title}: generating…`);
@@ -346,7 +357,7 @@ async function runOne(title: string, messages: number, sampled: number, requests
           `; ${mib(r.bytes)}`,
       );
       const timings = new Map<string, Timing>();
-      for (const c of cases(r)) {
+      for (const c of cases(r).filter((c) => !only || c.label.includes(only))) {
         const t = await time(server, c, 20, requests, profileDir && profileFile(profileDir, `${title} ${c.label}`));
         timings.set(c.label, t);
         console.log(`  ${c.label.padEnd(42)} p50 ${fmt(t.p50)} ms  p99 ${fmt(t.p99)} ms  cpu ${fmt(t.cpuMs)} ms/req  ${t.note}`);
@@ -391,10 +402,12 @@ export async function run(args: string[]): Promise<void> {
   const sizes = (option("messages") ?? "10000,1000000").split(",").map(Number);
   const sampled = Number(option("sampled") ?? 50);
   const requests = Number(option("requests") ?? 200);
+  const only = option("only");
   const pgAdmin = process.env.CONFAB_BENCH_PG_URL;
   // A CPU profile of the server for each case's timed requests, for scripts/cpuprofile-top.ts.
   const profileDir = option("cpu-prof");
   if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
+  buildConfab();
   console.log(
     `Scale benchmark: ${USERS.toLocaleString("en")} members, ${OTHER_CHANNELS + 1} channels, ${SUBSCRIPTIONS_PER_USER} subscriptions each ` +
       `(general has everyone), 10% direct messages; node ${process.version}; ${os.cpus().length} CPUs.\n` +
@@ -406,7 +419,7 @@ export async function run(args: string[]): Promise<void> {
   const databases: [string, string | undefined][] = [["SQLite", undefined]];
   if (pgAdmin) databases.push(["PG", pgAdmin]);
   for (const [name, admin] of databases) {
-    for (const n of sizes) columns.push(await runOne(`${short(n)} ${name}`, n, sampled, requests, admin, profileDir));
+    for (const n of sizes) columns.push(await runOne(`${short(n)} ${name}`, n, { sampled, requests, only, pgAdmin: admin, profileDir }));
   }
   printTable(columns);
 }
