@@ -95,7 +95,7 @@ describe("management CLI", () => {
       assert.equal(row.password_hash, null, "no password unless one is given");
     }
     const plain = await cli(["create-user", "--realm", "acme", "--email", "plain@acme.example.com", "--full-name", "Plain User"]);
-    assert.equal(plain.code, 0);
+    assert.equal(plain.code, 0, plain.stderr);
     const row = await srv.app.db.selectFrom("users").select("role").where("delivery_email", "=", "plain@acme.example.com").executeTakeFirstOrThrow();
     assert.equal(row.role, 400, "member by default");
   });
