@@ -131,7 +131,9 @@ export async function streamDisplayData(
   const now = app.clock.now();
   const ids = rows.map((r) => r.id);
   const realmId = rows[0]?.realm_id;
-  const groups = await describeGroups(db, rows.flatMap((r) => CHANNEL_GROUP_SETTINGS.map((s) => r[s])));
+  const groupIds = new Set<number>();
+  for (const r of rows) for (const setting of CHANNEL_GROUP_SETTINGS) groupIds.add(r[setting]);
+  const groups = await describeGroups(db, [...groupIds]);
   // Inside a transaction that changed subscriptions, the organization's counts would be read
   // afresh and thrown away: the few channels shown are counted instead.
   const committed = readsCommittedState(db, SUBSCRIBER_COUNT_TABLES);

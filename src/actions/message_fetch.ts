@@ -354,11 +354,11 @@ export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm
   const words = searchWords(req.narrow);
   const list = messages.map((m) => {
     const flags = flagsById.get(m.id);
-    return {
-      ...formatMessage(m, ctx, req.format),
-      flags: flags === null || flags === undefined ? ["read", "historical"] : flagsForApi(flags),
-      ...(words.length ? searchMatch(m, words) : {}),
-    };
+    // Added in place: copying each formatted message into a new object showed in profiles (4% of the request).
+    const out = formatMessage(m, ctx, req.format);
+    out.flags = flags === null || flags === undefined ? ["read", "historical"] : flagsForApi(flags);
+    if (words.length) Object.assign(out, searchMatch(m, words));
+    return out;
   });
   if (req.messageIds !== undefined) {
     return { messages: list, history_limited: false, found_anchor: false, found_oldest: false, found_newest: false };

@@ -21,7 +21,7 @@ import { getChannelFolder } from "../store/channel_folders.js";
 import { isGuest } from "../domain/roles.js";
 import { hasBasicAccess, hasContentAccess, hasMetadataAccess } from "../domain/channel_access.js";
 import { channelFacts, streamDisplayData, subscribedChannelIds, userFacts } from "./channel_context.js";
-import { formatStream } from "../format/streams.js";
+import { formatStream, streamJson, type StreamDisplayData } from "../format/streams.js";
 
 export interface CreateStreamInput {
   name: string;
@@ -175,8 +175,12 @@ export async function realmStreamRows(app: AppContext, realmId: number, db: Exec
   return rows!;
 }
 
-/** GET /streams: the union of the requested sources, sorted by name. */
-export async function listStreamsFor(app: AppContext, user: UserRow, opts: ListStreamsOptions) {
+/** The channels of the requested sources, sorted by name, and what showing them needs. */
+async function selectStreamsFor(
+  app: AppContext,
+  user: UserRow,
+  opts: ListStreamsOptions,
+): Promise<{ selected: readonly StreamRow[]; data: StreamDisplayData }> {
   const db = app.db;
   let rows = await realmStreamRows(app, user.realm_id);
   if (opts.excludeArchived) rows = rows.filter((r) => r.is_archived === 0);
@@ -208,13 +212,28 @@ export async function listStreamsFor(app: AppContext, user: UserRow, opts: ListS
     });
   }
   selected.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const data = await streamDisplayData(app, db, selected);
-  const defaults = opts.includeDefault ? await defaultStreamIds(db, user.realm_id) : undefined;
+  return { selected, data: await streamDisplayData(app, db, selected) };
+}
+
+/** GET /streams: the union of the requested sources, sorted by name. */
+export async function listStreamsFor(app: AppContext, user: UserRow, opts: ListStreamsOptions) {
+  const { selected, data } = await selectStreamsFor(app, user, opts);
+  const defaults = opts.includeDefault ? await defaultStreamIds(app.db, user.realm_id) : undefined;
   return selected.map((r) => {
     const out = formatStream(r, data);
     if (defaults) out.is_default = defaults.has(r.id);
     return out;
   });
+}
+
+/** The channels `listStreamsFor` shows, each as its JSON (POST /register sends them all), without `is_default`. */
+export async function streamJsonFor(
+  app: AppContext,
+  user: UserRow,
+  opts: ListStreamsOptions & { includeDefault: false },
+): Promise<{ id: number; json: Buffer }[]> {
+  const { selected, data } = await selectStreamsFor(app, user, opts);
+  return selected.map((r) => ({ id: r.id, json: streamJson(r, data) }));
 }
 
 /** GET /streams/{stream_id}: channels the user can read or, for admins and metadata groups, see. */

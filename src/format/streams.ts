@@ -16,9 +16,9 @@ export interface StreamDisplayData {
   recentlyActive: Map<number, boolean>;
 }
 
-export function formatStream(row: StreamRow, data: StreamDisplayData): Record<string, unknown> {
-  const postPolicy = streamPostPolicy(data.groupNames.get(row.can_send_message_group) ?? null);
-  const out: Record<string, unknown> = {
+/** The fields that follow from the channel's row alone. */
+function rowFields(row: StreamRow): Record<string, unknown> {
+  return {
     stream_id: row.id,
     name: row.name,
     description: row.description,
@@ -31,16 +31,68 @@ export function formatStream(row: StreamRow, data: StreamDisplayData): Record<st
     first_message_id: row.first_message_id,
     folder_id: row.folder_id,
     is_archived: row.is_archived === 1,
-    is_recently_active: data.recentlyActive.get(row.id) ?? true,
     message_retention_days: row.message_retention_days,
-    stream_post_policy: postPolicy,
-    is_announcement_only: postPolicy === 2,
     topics_policy: row.topics_policy,
-    stream_weekly_traffic: data.weeklyTraffic.get(row.id) ?? null,
-    subscriber_count: data.subscriberCounts.get(row.id) ?? 0,
   };
-  for (const setting of CHANNEL_GROUP_SETTINGS) out[setting] = data.groupValues.get(row[setting]) ?? row[setting];
+}
+
+/** The fields that come from the organization's state (groups, subscriptions, traffic), in this order. */
+const DISPLAY_FIELDS = [
+  "is_recently_active",
+  "stream_post_policy",
+  "is_announcement_only",
+  "stream_weekly_traffic",
+  "subscriber_count",
+  ...CHANNEL_GROUP_SETTINGS,
+] as const;
+
+function displayValues(row: StreamRow, data: StreamDisplayData): unknown[] {
+  const postPolicy = streamPostPolicy(data.groupNames.get(row.can_send_message_group) ?? null);
+  const values: unknown[] = [
+    data.recentlyActive.get(row.id) ?? true,
+    postPolicy,
+    postPolicy === 2,
+    data.weeklyTraffic.get(row.id) ?? null,
+    data.subscriberCounts.get(row.id) ?? 0,
+  ];
+  for (const setting of CHANNEL_GROUP_SETTINGS) values.push(data.groupValues.get(row[setting]) ?? row[setting]);
+  return values;
+}
+
+function formatWith(row: StreamRow, values: readonly unknown[]): Record<string, unknown> {
+  const out = rowFields(row);
+  DISPLAY_FIELDS.forEach((field, i) => (out[field] = values[i]));
   return out;
+}
+
+export function formatStream(row: StreamRow, data: StreamDisplayData): Record<string, unknown> {
+  return formatWith(row, displayValues(row, data));
+}
+
+/** Equal as JSON: numbers and flags, or an anonymous group's members (built anew on each read). */
+function sameJson(a: unknown, b: unknown): boolean {
+  return a === b || (typeof a === "object" && typeof b === "object" && JSON.stringify(a) === JSON.stringify(b));
+}
+
+/**
+ * Each row's JSON (UTF-8) and the display values it was made with. Rows are replaced when a
+ * channel changes, never altered (the cached ones are frozen), so an entry is stale only if its
+ * values are.
+ */
+const serialized = new WeakMap<StreamRow, { values: unknown[]; json: Buffer }>();
+
+/**
+ * `JSON.stringify(formatStream(row, data))` as UTF-8, kept while the row and its display values
+ * stay the same: POST /register sends every channel of the organization, most of them unchanged
+ * since the last one.
+ */
+export function streamJson(row: StreamRow, data: StreamDisplayData): Buffer {
+  const values = displayValues(row, data);
+  const known = serialized.get(row);
+  if (known && values.every((v, i) => sameJson(v, known.values[i]))) return known.json;
+  const json = Buffer.from(JSON.stringify(formatWith(row, values)));
+  serialized.set(row, { values, json });
+  return json;
 }
 
 export interface SubscriptionProps {
@@ -75,12 +127,12 @@ export function formatSubscription(
   opts: { includeSubscribers: boolean },
 ): Record<string, unknown> {
   const props = subscriptionProps(sub);
-  const out: Record<string, unknown> = {
-    ...formatStream(row, data),
-    color: sub.color,
-    ...props,
-    in_home_view: !props.is_muted,
-  };
+  // Added to the channel's object in place: spreading it (its group settings make it a
+  // dictionary) into a new literal cost about thirty times as much.
+  const out = formatStream(row, data);
+  out.color = sub.color;
+  Object.assign(out, props);
+  out.in_home_view = !props.is_muted;
   if (opts.includeSubscribers) {
     if (!data.subscribers) throw new Error("subscribers were not loaded");
     out.subscribers = data.subscribers.get(row.id) ?? [];

@@ -47,7 +47,8 @@ export function serializeWithRaw(body: Record<string, unknown>, suffix = ""): st
   const chunks: Buffer[] = [];
   pieces.forEach((piece, i) => {
     if (i % 2 === 0) chunks.push(Buffer.from(piece));
-    else chunks.push(...raws![Number(piece)].chunks);
+    // One at a time: a spread of a list of thousands of pieces would pass them all as arguments.
+    else for (const chunk of raws![Number(piece)].chunks) chunks.push(chunk);
   });
   return Buffer.concat(chunks);
 }

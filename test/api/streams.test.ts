@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { ManualClock, startTestServer, type TestServer } from "../helpers/server.js";
 import { Api } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
+import { ok, systemGroupId } from "../helpers/channels.js";
 
 let srv: TestServer;
 let t: TestRealm;
@@ -194,6 +195,41 @@ describe("subscriber_count", () => {
     assert.equal(await counts(), 1, "a deactivated user's subscription does not count");
     assert.equal((await api(t.owner).post(`/users/${t.member2.id}/reactivate`)).body.result, "success");
     assert.equal(await counts(), 2);
+  });
+});
+
+describe("POST /register's channel lists", () => {
+  test("show each channel as GET /streams/{stream_id} does while its counts, groups and name change", async () => {
+    await ok(api(t.admin).post("/users/me/subscriptions", { subscriptions: [{ name: "listed" }], principals: [t.admin.id] }));
+    const id = (await api(t.admin).get("/get_stream_id", { stream: "listed" })).body.stream_id;
+    // Registers of the same organization between changes: each must show the change, whatever an
+    // earlier one kept.
+    const shown = async () => {
+      const state = await ok(api(t.member).post("/register", { fetch_event_types: ["stream", "subscription"] }));
+      const single = (await ok(api(t.member).get(`/streams/${id}`))).stream;
+      const find = (list: { stream_id: number }[]) => list.find((c) => c.stream_id === id);
+      assert.deepEqual(find(state.streams), single);
+      assert.deepEqual(find(state.never_subscribed), single);
+      return single;
+    };
+    assert.equal((await shown()).subscriber_count, 1);
+    await ok(api(t.member2).post("/users/me/subscriptions", { subscriptions: [{ name: "listed" }] }));
+    assert.equal((await shown()).subscriber_count, 2);
+
+    const setting = (value: unknown) => api(t.admin).patch(`/streams/${id}`, { can_administer_channel_group: { new: value } });
+    await ok(setting({ direct_members: [t.admin.id], direct_subgroups: [] }));
+    assert.deepEqual((await shown()).can_administer_channel_group, { direct_members: [t.admin.id], direct_subgroups: [] });
+    await ok(setting({ direct_members: [t.admin.id, t.member2.id], direct_subgroups: [] }));
+    assert.deepEqual(
+      (await shown()).can_administer_channel_group,
+      { direct_members: [t.admin.id, t.member2.id].sort((a, b) => a - b), direct_subgroups: [] },
+    );
+
+    const admins = await systemGroupId(srv.app, t.realm.id, "role:administrators");
+    await ok(api(t.admin).patch(`/streams/${id}`, { can_send_message_group: { new: admins } }));
+    assert.equal((await shown()).stream_post_policy, 2);
+    await ok(api(t.admin).patch(`/streams/${id}`, { new_name: "listed again" }));
+    assert.equal((await shown()).name, "listed again");
   });
 });
 
