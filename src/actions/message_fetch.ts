@@ -354,7 +354,7 @@ export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm
   const words = searchWords(req.narrow);
   const list = messages.map((m) => {
     const flags = flagsById.get(m.id);
-    // Added in place: copying each formatted message into a new object showed in profiles (4% of the request).
+    // Added in place rather than copied with a spread: the copy of every message is work for nothing.
     const out = formatMessage(m, ctx, req.format);
     out.flags = flags === null || flags === undefined ? ["read", "historical"] : flagsForApi(flags);
     if (words.length) Object.assign(out, searchMatch(m, words));
