@@ -5,7 +5,7 @@ import { isGuest } from "../domain/roles.js";
 import { FEATURE_LEVEL, ZULIP_VERSION } from "../domain/limits.js";
 import { unsupportedNarrowOperator } from "../domain/event_narrow.js";
 import type { QueueSpec } from "./queues.js";
-import { applyQueuedEvents, createStateContext, fetchInitialState, selectedSections, type RegisterOptions } from "./state.js";
+import { createStateContext, fetchInitialState, selectedSections, settleQueuedEvents, type RegisterOptions } from "./state.js";
 import "./sections/index.js";
 
 /** Checks shared by POST /register and queue creation through GET /events. */
@@ -47,7 +47,7 @@ export async function doEventsRegister(
     const ctx = createStateContext(app, caller.user, caller.realm, options);
     const selected = selectedSections(ctx);
     const state = await fetchInitialState(ctx, selected);
-    const lastEventId = applyQueuedEvents(state, await app.eventQueues.pending(caller.user.id, queueId), ctx, selected);
+    const lastEventId = await settleQueuedEvents(state, ctx, selected, () => app.eventQueues.pending(caller.user.id, queueId));
     return {
       queue_id: queueId,
       zulip_version: ZULIP_VERSION,

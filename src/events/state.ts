@@ -49,8 +49,8 @@ export interface StateSection {
   fetch(ctx: StateContext): Promise<State>;
   /**
    * Brings fetched state up to date with an event that was queued while it was being fetched.
-   * Must be harmless if the state already reflects the event. Without it, such events are left
-   * in the queue for the client to receive.
+   * Must be harmless if the state already reflects the event. Without it, the section is read
+   * again when such an event is queued meanwhile.
    */
   apply?(state: State, event: Event, ctx: StateContext): void;
   /** Turns a working form kept for `apply` into what clients get (after all events are applied). */
@@ -110,19 +110,43 @@ export async function fetchInitialState(ctx: StateContext, selected: StateSectio
 }
 
 /**
- * Applies the events queued during the fetch, in order, and returns the id of the last one the
- * state now accounts for (−1 if none). Events no selected section follows are accounted for as
- * they are; an event a selected section follows but cannot apply stops the walk, so it and
- * everything after it stay queued for the client. Sections then finish their state.
+ * How many times sections are read again for events queued meanwhile. A client keeps the events
+ * that arrive after the last reading, and may see one of them twice only if every reading met a
+ * new one.
  */
-export function applyQueuedEvents(state: State, events: Event[], ctx: StateContext, selected: StateSection[]): number {
-  let lastEventId = -1;
-  for (const event of events) {
-    const followers = selected.filter((s) => s.eventTypes?.includes(String(event.type)));
-    if (followers.some((s) => !s.apply)) break;
-    for (const s of followers) s.apply!(state, event, ctx);
-    lastEventId = event.id as number;
+const REREADS = 3;
+
+/**
+ * Brings the state up to date with the events queued while it was read (`pending` returns them
+ * all, oldest first) and returns the id of the last one it accounts for (−1 if none): a section
+ * that follows an event applies it, or is read again; an event is queued only after its change
+ * committed, so a section read after seeing it reflects it. Zulip's clients apply every event
+ * after `last_event_id` to the state, so one the state already shows would be applied twice.
+ * Sections then finish their state.
+ */
+export async function settleQueuedEvents(
+  state: State,
+  ctx: StateContext,
+  selected: StateSection[],
+  pending: () => Promise<Event[]>,
+): Promise<number> {
+  const followers = selected.filter((s) => s.eventTypes?.length);
+  // Per section, the first event its state may not reflect yet.
+  const from = new Map(followers.map((s) => [s, 0]));
+  let events = await pending();
+  for (let reads = 0; ; reads++) {
+    const stale: StateSection[] = [];
+    for (const s of followers) {
+      const follows = events.slice(from.get(s)).filter((e) => s.eventTypes!.includes(String(e.type)));
+      if (follows.length && !s.apply) stale.push(s);
+      else for (const e of follows) s.apply!(state, e, ctx);
+      from.set(s, events.length);
+    }
+    if (!stale.length) break;
+    Object.assign(state, await fetchInitialState(createStateContext(ctx.app, ctx.user, ctx.realm, ctx.options), stale));
+    if (reads + 1 === REREADS) break;
+    events = await pending();
   }
   for (const s of selected) s.finish?.(state, ctx);
-  return lastEventId;
+  return events.length ? (events[events.length - 1].id as number) : -1;
 }

@@ -398,26 +398,51 @@ describe("POST /register", () => {
         (state.race_probe as unknown[]).push(event.value);
       },
     });
-    registerStateSection({ name: "race_unapplied", fetchTypes: ["race_probe"], eventTypes: ["race_unapplied"], fetch: async () => ({}) });
+    let unappliedReads = 0;
+    let onUnappliedRead: (() => Promise<void>) | undefined;
+    registerStateSection({
+      name: "race_unapplied",
+      fetchTypes: ["race_probe"],
+      eventTypes: ["race_unapplied"],
+      async fetch() {
+        unappliedReads++;
+        await onUnappliedRead?.();
+        return { race_unapplied: unappliedReads };
+      },
+    });
 
     // A change committed while register reads the state: applied, and counted as seen.
     trigger = () => publish([t.member.id], { type: "race_probe", value: 1 });
     let body = await register(t.member, { fetch_event_types: ["race_probe"] });
     assert.deepEqual(body.race_probe, [1]);
     assert.equal(body.last_event_id, 0);
+    assert.equal(unappliedReads, 1);
 
-    // An event no section can apply stops the folding: it and what follows stay queued.
+    // A section that cannot apply an event it follows is read again; the events after it still apply.
     trigger = async () => {
       await publish([t.member.id], { type: "race_probe", value: 1 });
       await publish([t.member.id], { type: "race_unapplied" });
       await publish([t.member.id], { type: "race_probe", value: 2 });
     };
+    unappliedReads = 0;
     body = await register(t.member, { fetch_event_types: ["race_probe"] });
     trigger = undefined;
-    assert.deepEqual(body.race_probe, [1]);
-    assert.equal(body.last_event_id, 0);
-    const rest = await getEvents(t.member, { queue_id: body.queue_id, last_event_id: 0, dont_block: true });
-    assert.deepEqual(rest.body.events.map((e: { type: string }) => e.type), ["race_unapplied", "race_probe"]);
+    assert.deepEqual(body.race_probe, [1, 2]);
+    assert.equal(body.race_unapplied, 2);
+    assert.equal(body.last_event_id, 2);
+    let rest = await getEvents(t.member, { queue_id: body.queue_id, last_event_id: 2, dont_block: true });
+    assert.deepEqual(rest.body.events, []);
+
+    // Reading again is bounded: when every reading meets a new event, the last one stays queued.
+    onUnappliedRead = () => publish([t.member.id], { type: "race_unapplied", read: unappliedReads });
+    unappliedReads = 0;
+    body = await register(t.member, { fetch_event_types: ["race_probe"] });
+    onUnappliedRead = undefined;
+    assert.equal(unappliedReads, 4);
+    assert.equal(body.race_unapplied, 4);
+    assert.equal(body.last_event_id, 2);
+    rest = await getEvents(t.member, { queue_id: body.queue_id, last_event_id: 2, dont_block: true });
+    assert.deepEqual(rest.body.events, [{ type: "race_unapplied", read: 4, id: 3 }]);
 
     // A message arriving meanwhile counts in max_message_id and the unread summary.
     trigger = () =>
@@ -432,6 +457,30 @@ describe("POST /register", () => {
     assert.deepEqual(body.unread_msgs.pms, [{ other_user_id: t.member2.id, sender_id: t.member2.id, unread_message_ids: [5000] }]);
     assert.deepEqual(body.unread_msgs.mentions, [5000]);
     assert.equal(body.last_event_id, 0);
+  });
+  test("a channel created and joined while the state was read is in it, and its events are not queued again", async () => {
+    const name = "Raced in";
+    let trigger: (() => Promise<void>) | undefined = async () => {
+      const r = await api(t.owner).post("/users/me/subscriptions", { subscriptions: [{ name }], principals: [t.owner.id, t.member.id] });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+    };
+    registerStateSection({
+      name: "channel_race_probe",
+      fetchTypes: ["subscription"],
+      async fetch() {
+        await trigger?.();
+        trigger = undefined;
+        return {};
+      },
+    });
+    const body = await register(t.member, { fetch_event_types: ["subscription", "stream"] });
+    assert.ok(body.last_event_id >= 0, "the channel's events arrived while the state was read");
+    const [channel] = (body.streams as { name: string; stream_id: number }[]).filter((s) => s.name === name);
+    assert.ok(channel, "the new channel is listed");
+    assert.ok((body.subscriptions as { stream_id: number }[]).some((s) => s.stream_id === channel.stream_id));
+    assert.ok(!(body.never_subscribed as { stream_id: number }[]).some((s) => s.stream_id === channel.stream_id));
+    const rest = await getEvents(t.member, { queue_id: body.queue_id, last_event_id: body.last_event_id, dont_block: true });
+    assert.deepEqual(rest.body.events, []);
   });
 });
 

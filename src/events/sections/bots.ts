@@ -27,6 +27,7 @@ function botDict(bot: UserRow): Record<string, unknown> {
 registerStateSection({
   name: "realm_bots",
   fetchTypes: ["realm_bot"],
+  eventTypes: ["realm_bot"],
   async fetch({ app, user, realm }) {
     const bots = await realmBots(app.db, realm.id, isAdmin(user.role) ? undefined : user.id);
     return { realm_bots: bots.map(botDict) };

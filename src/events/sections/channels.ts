@@ -25,7 +25,7 @@ interface ChannelJson {
 /**
  * Both the `subscription` and the `stream` sections show every visible channel: read once per
  * register, and serialized here. In a large organization that is a thousand channels per
- * register, most of its answer; no section changes them for queued events.
+ * register, most of its answer.
  */
 function allVisible(ctx: StateContext): Promise<ChannelJson[]> {
   const archived = ctx.options.capabilities.archived_channels;
@@ -48,6 +48,7 @@ function jsonArray(channels: readonly ChannelJson[]): RawJson {
 registerStateSection({
   name: "subscription",
   fetchTypes: ["subscription"],
+  eventTypes: ["subscription", "stream"],
   async fetch(ctx) {
     const { app, user, options } = ctx;
     const archived = options.capabilities.archived_channels;
@@ -71,6 +72,7 @@ registerStateSection({
 registerStateSection({
   name: "stream",
   fetchTypes: ["stream"],
+  eventTypes: ["stream"],
   async fetch(ctx) {
     return { streams: jsonArray(await allVisible(ctx)) };
   },
@@ -79,7 +81,11 @@ registerStateSection({
 registerStateSection({
   name: "default_streams",
   fetchTypes: ["default_streams"],
+  eventTypes: ["default_streams"],
   async fetch({ app, realm }) {
     return { realm_default_streams: [...(await defaultStreamIds(app.db, realm.id))].sort((a, b) => a - b) };
+  },
+  apply(state, event) {
+    state.realm_default_streams = event.default_streams;
   },
 });

@@ -5,7 +5,6 @@ import { listUserGroups } from "../../actions/user_groups.js";
 registerStateSection({
   name: "realm_user_groups",
   fetchTypes: ["realm_user_groups"],
-  // Group changes queued while the state was read stay queued for the client.
   eventTypes: ["user_group"],
   async fetch({ app, realm, options }) {
     const includeDeactivated = options.capabilities.include_deactivated_groups === true;
