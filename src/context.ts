@@ -10,6 +10,7 @@ import type { RateLimiter } from "./security/rate_limiter.js";
 import type { TableVersions } from "./store/table_versions.js";
 import type { ReadCache } from "./store/read_cache.js";
 import type { ExpiringCache } from "./store/expiring_cache.js";
+import type { MessageCache } from "./store/message_cache.js";
 import type { ChannelActivity } from "./store/streams.js";
 import type { UserRow } from "./store/users.js";
 import type { StreamRow } from "./store/streams.js";
@@ -90,6 +91,8 @@ export interface Caches {
   subscribedChannels: ReadCache<ReadonlySet<number>>;
   /** An organization's channel traffic (stale by up to an hour, as Zulip's), by realm id. */
   channelActivity: ExpiringCache<Map<number, ChannelActivity>>;
+  /** Messages and their reactions as GET /messages shows them, while their version stays. */
+  messages: MessageCache;
 }
 
 export interface Credentials {

@@ -16,6 +16,7 @@ import { ScheduledMessageWorker } from "./workers/scheduled_messages.js";
 import { OutboxWorker } from "./workers/outbox.js";
 import { createEmailSender } from "./outbound/email.js";
 import { loadOrCreateKey } from "./files/storage.js";
+import { MessageCache } from "./store/message_cache.js";
 import { openFileStorage } from "./files/open_storage.js";
 
 /** Users whose credentials and profile stay in memory: more than the active users of a large organization. */
@@ -28,6 +29,8 @@ const CACHED_ORGANIZATIONS = 100;
 const CACHED_CHANNELS = 2000;
 /** How long channel traffic is kept: Zulip's comes from statistics filled in hourly. */
 const CHANNEL_ACTIVITY_SECONDS = 3600;
+/** Characters of messages kept for GET /messages (UTF-16, so about twice as many bytes). */
+const CACHED_MESSAGE_CHARS = 16_000_000;
 /** Host names whose organization stays in memory; any client may send any Host header. */
 const CACHED_HOSTS = 1_000;
 
@@ -98,6 +101,7 @@ export async function openAppContext(
       groupsOfUser: new ReadCache(database.versions, USER_GROUP_TABLES, CACHED_USERS),
       subscribedChannels: new ReadCache(database.versions, ["subscriptions"], CACHED_SUBSCRIBERS),
       channelActivity: new ExpiringCache(clock, CHANNEL_ACTIVITY_SECONDS, CACHED_ORGANIZATIONS),
+      messages: new MessageCache(CACHED_MESSAGE_CHARS),
     },
   };
   return {

@@ -22,6 +22,8 @@ import { formatMessage, type MessageFormatOptions } from "../format/messages.js"
 import { highlightHtml, searchWords } from "../domain/search_highlight.js";
 import { escapeHtml } from "../markdown/render.js";
 import { idList, preparedRead } from "../store/prepared.js";
+import { reactionsByMessage, type MessageReaction } from "../store/reactions.js";
+import type { CachedMessage } from "../store/message_cache.js";
 
 export const LARGER_THAN_MAX_MESSAGE_ID = 10000000000000000;
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -223,6 +225,7 @@ function allOf(parts: RawBuilder<SqlBool>[]): RawBuilder<SqlBool> {
 interface Row {
   id: number;
   flags: number | null;
+  version: number;
 }
 
 function baseQuery(db: Executor, realm: Realm, user: UserRow, plan: NarrowPlan) {
@@ -237,7 +240,7 @@ function baseQuery(db: Executor, realm: Realm, user: UserRow, plan: NarrowPlan) 
         .where("um.user_id", "=", user.id)
         .where("m.realm_id", "=", realm.id);
   for (const c of plan.conditions) q = q.where(c);
-  return q.select(["m.id as id", "um.flags as flags"]);
+  return q.select(["m.id as id", "um.flags as flags", "m.version as version"]);
 }
 
 export interface FetchRequest {
@@ -317,6 +320,40 @@ export function searchMatch(m: Pick<MessageRow, "rendered_content" | "topic">, w
 
 const messagesWithIds = preparedRead((db, ids: readonly number[]) => db.selectFrom("messages").selectAll().where("id", "in", idList(db, ids)).orderBy("id"));
 
+/**
+ * The messages of these window rows and their reactions, in the rows' order: kept ones where the
+ * window read the version kept, the others read and kept. Through `app.db`, outside any
+ * transaction, as the cache requires. A message deleted since the window was read is left out.
+ */
+async function messagesOf(app: AppContext, rows: readonly Row[]) {
+  const cache = app.caches.messages;
+  const found = new Map<number, CachedMessage>();
+  const missing: number[] = [];
+  for (const r of rows) {
+    const kept = cache.get(r.id, r.version);
+    if (kept) found.set(r.id, kept);
+    else missing.push(r.id);
+  }
+  if (missing.length) {
+    const read = await messagesWithIds(app.db, missing);
+    const reactions = await reactionsByMessage(app.db, missing);
+    for (const row of read) {
+      const entry = { row, reactions: reactions.get(row.id) ?? [] };
+      cache.set(entry);
+      found.set(row.id, entry);
+    }
+  }
+  const messages: MessageRow[] = [];
+  const reactions = new Map<number, MessageReaction[]>();
+  for (const r of rows) {
+    const entry = found.get(r.id);
+    if (!entry) continue;
+    messages.push(entry.row);
+    reactions.set(r.id, entry.reactions);
+  }
+  return { messages, reactions };
+}
+
 export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm, req: FetchRequest) {
   const db = app.db;
   const numBefore = req.numBefore ?? 0;
@@ -348,8 +385,8 @@ export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm
     anchor = window.anchor;
   }
 
-  const messages = rows.length ? await messagesWithIds(db, rows.map((r) => r.id)) : ([] as MessageRow[]);
-  const ctx = await messageContext(app, db, realm, messages);
+  const { messages, reactions } = await messagesOf(app, rows);
+  const ctx = await messageContext(app, db, realm, messages, reactions);
   const flagsById = new Map(rows.map((r) => [r.id, r.flags]));
   const words = searchWords(req.narrow);
   const list = messages.map((m) => {

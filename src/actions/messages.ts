@@ -27,7 +27,7 @@ import { isUserInGroup, recursiveMemberIds, systemGroupIds } from "../store/grou
 import { badRequest, streamDoesNotExistById, streamDoesNotExistByName } from "../http/errors.js";
 import { renderMarkdown, type Rendered } from "../markdown/render.js";
 import { realmLinkifiers, renderContextFor } from "../markdown/context.js";
-import { reactionsByMessage } from "../store/reactions.js";
+import { reactionsByMessage, type MessageReaction } from "../store/reactions.js";
 import { FLAG_BITS, flagsForApi } from "../domain/message_flags.js";
 import { realmAlertWordMatcher } from "./alert_words.js";
 import { LIMITS } from "../domain/limits.js";
@@ -102,8 +102,14 @@ async function rowsWithIds<T extends { id: number }>(
   return found;
 }
 
-/** Users, channel names, linkifiers and reactions needed to show these messages. */
-export async function messageContext(app: AppContext, db: Executor, realm: Realm, messages: readonly MessageRow[]): Promise<MessageContext> {
+/** Users, channel names, linkifiers and reactions (read unless given) needed to show these messages. */
+export async function messageContext(
+  app: AppContext,
+  db: Executor,
+  realm: Realm,
+  messages: readonly MessageRow[],
+  reactions?: Map<number, MessageReaction[]>,
+): Promise<MessageContext> {
   const userIds = new Set<number>();
   const streamIds = new Set<number>();
   for (const m of messages) {
@@ -118,7 +124,7 @@ export async function messageContext(app: AppContext, db: Executor, realm: Realm
     users,
     streamNames: new Map([...streams.values()].map((s) => [s.id, s.name])),
     linkifiers: streamIds.size ? await realmLinkifiers(app, realm.id, db) : [],
-    reactions: await reactionsByMessage(db, messages.map((m) => m.id)),
+    reactions: reactions ?? (await reactionsByMessage(db, messages.map((m) => m.id))),
   };
 }
 

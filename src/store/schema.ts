@@ -156,6 +156,8 @@ export interface MessageTable {
   last_moved_time: number | null;
   /** JSON list of edit records, newest first; null until the message is first edited or moved. */
   edit_history: Generated<string | null>;
+  /** Moved on by triggers whenever the message or its reactions change (migration 030). */
+  version: Generated<number>;
 }
 
 export interface UserMessageTable {

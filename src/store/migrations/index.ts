@@ -26,6 +26,7 @@ import * as m026 from "./026_channel_activity_index.js";
 import * as m027 from "./027_outbox.js";
 import * as m028 from "./028_unread_index_flags.js";
 import * as m029 from "./029_bot_index.js";
+import * as m030 from "./030_message_versions.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
 
@@ -57,4 +58,5 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["027_outbox", m027.up],
   ["028_unread_index_flags", m028.up],
   ["029_bot_index", m029.up],
+  ["030_message_versions", m030.up],
 ];
