@@ -228,20 +228,51 @@ interface Row {
   version: number;
 }
 
-function baseQuery(db: Executor, realm: Realm, user: UserRow, plan: NarrowPlan) {
+function baseQuery(db: Executor, realmId: number, userId: number, plan: NarrowPlan) {
   let q = plan.includeHistory
     ? db
         .selectFrom("messages as m")
-        .leftJoin("user_messages as um", (j) => j.onRef("um.message_id", "=", "m.id").on("um.user_id", "=", user.id))
-        .where("m.realm_id", "=", realm.id)
+        .leftJoin("user_messages as um", (j) => j.onRef("um.message_id", "=", "m.id").on("um.user_id", "=", userId))
+        .where("m.realm_id", "=", realmId)
     : db
         .selectFrom("user_messages as um")
         .innerJoin("messages as m", "m.id", "um.message_id")
-        .where("um.user_id", "=", user.id)
-        .where("m.realm_id", "=", realm.id);
+        .where("um.user_id", "=", userId)
+        .where("m.realm_id", "=", realmId);
   for (const c of plan.conditions) q = q.where(c);
   return q.select(["m.id as id", "um.flags as flags", "m.version as version"]);
 }
+
+type WindowQuery = ReturnType<typeof baseQuery>;
+/** The column a window is ordered by: the index of the table the query starts from. */
+type OrderColumn = "m.id" | "um.message_id";
+
+const unreadReceived = sql<SqlBool>`${col("um.flags")} is not null and (${col("um.flags")} & ${sql.lit(FLAG_BITS.read)}) = 0`;
+
+/** The queries of a window, from the narrow's base query. */
+const sides = {
+  firstUnread: (q: WindowQuery, id: OrderColumn) => q.where(unreadReceived).orderBy(id).limit(1),
+  before: (q: WindowQuery, id: OrderColumn, atMost: number, limit: number) => q.where(id, "<=", atMost).orderBy(id, "desc").limit(limit),
+  at: (q: WindowQuery, anchor: number) => q.where("m.id", "=", anchor),
+  after: (q: WindowQuery, id: OrderColumn, anchor: number, limit: number) => q.where(id, ">", anchor).orderBy(id).limit(limit),
+};
+
+const NO_NARROW: NarrowPlan = { conditions: [], includeHistory: false };
+
+/**
+ * The window with no narrow (every client's first fetch), compiled once: Kysely took longer to
+ * build and compile it than SQLite took to run it.
+ */
+const homeWindow = {
+  firstUnread: preparedRead((db, userId: number, realmId: number) => sides.firstUnread(baseQuery(db, realmId, userId, NO_NARROW), "um.message_id")),
+  before: preparedRead((db, userId: number, realmId: number, atMost: number, limit: number) =>
+    sides.before(baseQuery(db, realmId, userId, NO_NARROW), "um.message_id", atMost, limit),
+  ),
+  at: preparedRead((db, userId: number, realmId: number, anchor: number) => sides.at(baseQuery(db, realmId, userId, NO_NARROW), anchor)),
+  after: preparedRead((db, userId: number, realmId: number, anchor: number, limit: number) =>
+    sides.after(baseQuery(db, realmId, userId, NO_NARROW), "um.message_id", anchor, limit),
+  ),
+};
 
 export interface FetchRequest {
   anchor: string | undefined;
@@ -270,26 +301,28 @@ export async function fetchMessageWindow(app: AppContext, db: Executor, realm: R
   // Walking the index of the table the query starts from: messages a user received are found
   // in user_messages' (user_id, message_id) order, never by sorting all of them.
   const id = plan.includeHistory ? "m.id" : "um.message_id";
+  const home = !plan.includeHistory && !plan.conditions.length;
+  const base = () => baseQuery(db, realm.id, user.id, plan);
   let anchorId: number;
   if (req.anchor === "first_unread") {
-    const first = await baseQuery(db, realm, user, plan)
-      .where(sql<SqlBool>`${col("um.flags")} is not null and (${col("um.flags")} & ${sql.lit(FLAG_BITS.read)}) = 0`)
-      .orderBy(id)
-      .limit(1)
-      .executeTakeFirst();
+    const [first] = home ? await homeWindow.firstUnread(db, user.id, realm.id) : await sides.firstUnread(base(), id).execute();
     anchorId = first?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
   } else anchorId = req.anchor;
   // The anchor may exceed any row id (`newest`); then everything is before it and nothing after.
   const beyond = anchorId > MAX_ROW_ID;
-  const before = numBefore
-    ? await baseQuery(db, realm, user, plan).where(id, beyond ? "<=" : "<", Math.min(anchorId, MAX_ROW_ID)).orderBy(id, "desc").limit(numBefore).execute()
-    : [];
-  const at = includeAnchor && !beyond ? await baseQuery(db, realm, user, plan).where("m.id", "=", anchorId).execute() : [];
-  const after = numAfter && !beyond
-    ? await baseQuery(db, realm, user, plan).where(id, ">", anchorId).orderBy(id).limit(numAfter).execute()
-    : [];
+  const atMost = beyond ? MAX_ROW_ID : anchorId - 1;
+  let before: Row[] = [];
+  if (numBefore) {
+    before = home ? await homeWindow.before(db, user.id, realm.id, atMost, numBefore) : await sides.before(base(), id, atMost, numBefore).execute();
+  }
+  let at: Row[] = [];
+  if (includeAnchor && !beyond) at = home ? await homeWindow.at(db, user.id, realm.id, anchorId) : await sides.at(base(), anchorId).execute();
+  let after: Row[] = [];
+  if (numAfter && !beyond) {
+    after = home ? await homeWindow.after(db, user.id, realm.id, anchorId, numAfter) : await sides.after(base(), id, anchorId, numAfter).execute();
+  }
   return {
-    rows: [...before.reverse(), ...at, ...after] as Row[],
+    rows: [...before.reverse(), ...at, ...after],
     anchor: anchorId,
     foundAnchor: at.length === 1,
     foundOldest: anchorId === 0 || before.length < numBefore,
@@ -309,7 +342,7 @@ export async function receivedMessagesMatching(
   const wanted = ids.filter(isStorableId);
   if (!wanted.length) return [];
   const plan = { ...(await planNarrow(app, db, realm, user, narrow)), includeHistory: false };
-  const rows = await baseQuery(db, realm, user, plan).where("m.id", "in", wanted).orderBy("m.id").execute();
+  const rows = await baseQuery(db, realm.id, user.id, plan).where("m.id", "in", wanted).orderBy("m.id").execute();
   return rows.map((r) => r.id);
 }
 
@@ -377,7 +410,7 @@ export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm
   if (req.messageIds !== undefined) {
     const plan = await planNarrow(app, db, realm, user, req.narrow);
     const wanted = req.messageIds.filter(isStorableId);
-    rows = wanted.length ? await baseQuery(db, realm, user, plan).where("m.id", "in", wanted).orderBy("m.id").execute() : [];
+    rows = wanted.length ? await baseQuery(db, realm.id, user.id, plan).where("m.id", "in", wanted).orderBy("m.id").execute() : [];
   } else {
     const window = await fetchMessageWindow(app, db, realm, user, { anchor: anchor!, includeAnchor, numBefore, numAfter, narrow: req.narrow });
     rows = window.rows;
