@@ -21,7 +21,7 @@ import { messageContext } from "./messages.js";
 import { formatMessage, type MessageFormatOptions } from "../format/messages.js";
 import { highlightHtml, searchWords } from "../domain/search_highlight.js";
 import { escapeHtml } from "../markdown/render.js";
-import { idList, preparedRead } from "../store/prepared.js";
+import { idList, preparedRead, preparedReadWith } from "../store/prepared.js";
 import { reactionsByMessage, type MessageReaction } from "../store/reactions.js";
 import type { CachedMessage } from "../store/message_cache.js";
 
@@ -45,7 +45,7 @@ export function parseAnchor(raw: string | undefined, useFirstUnread: boolean): A
 const col = (name: string) => sql.ref(name);
 
 interface NarrowPlan {
-  conditions: Expression<SqlBool>[];
+  conditions: readonly Expression<SqlBool>[];
   includeHistory: boolean;
 }
 
@@ -243,36 +243,35 @@ function baseQuery(db: Executor, realmId: number, userId: number, plan: NarrowPl
   return q.select(["m.id as id", "um.flags as flags", "m.version as version"]);
 }
 
-type WindowQuery = ReturnType<typeof baseQuery>;
-/** The column a window is ordered by: the index of the table the query starts from. */
-type OrderColumn = "m.id" | "um.message_id";
-
 const unreadReceived = sql<SqlBool>`${col("um.flags")} is not null and (${col("um.flags")} & ${sql.lit(FLAG_BITS.read)}) = 0`;
 
-/** The queries of a window, from the narrow's base query. */
-const sides = {
-  firstUnread: (q: WindowQuery, id: OrderColumn) => q.where(unreadReceived).orderBy(id).limit(1),
-  before: (q: WindowQuery, id: OrderColumn, atMost: number, limit: number) => q.where(id, "<=", atMost).orderBy(id, "desc").limit(limit),
-  at: (q: WindowQuery, anchor: number) => q.where("m.id", "=", anchor),
-  after: (q: WindowQuery, id: OrderColumn, anchor: number, limit: number) => q.where(id, ">", anchor).orderBy(id).limit(limit),
-};
-
-const NO_NARROW: NarrowPlan = { conditions: [], includeHistory: false };
-
 /**
- * The window with no narrow (every client's first fetch), compiled once: Kysely took longer to
- * build and compile it than SQLite took to run it.
+ * The queries of a window, compiled once per shape of the narrow's conditions: Kysely took longer
+ * to build and compile one than SQLite took to run it. Each walks the index of the table it
+ * starts from: messages a user received are found in user_messages' (user_id, message_id)
+ * order, never by sorting all of them.
  */
-const homeWindow = {
-  firstUnread: preparedRead((db, userId: number, realmId: number) => sides.firstUnread(baseQuery(db, realmId, userId, NO_NARROW), "um.message_id")),
-  before: preparedRead((db, userId: number, realmId: number, atMost: number, limit: number) =>
-    sides.before(baseQuery(db, realmId, userId, NO_NARROW), "um.message_id", atMost, limit),
-  ),
-  at: preparedRead((db, userId: number, realmId: number, anchor: number) => sides.at(baseQuery(db, realmId, userId, NO_NARROW), anchor)),
-  after: preparedRead((db, userId: number, realmId: number, anchor: number, limit: number) =>
-    sides.after(baseQuery(db, realmId, userId, NO_NARROW), "um.message_id", anchor, limit),
-  ),
-};
+function windowQueries(includeHistory: boolean) {
+  const id = includeHistory ? "m.id" : "um.message_id";
+  const base = (db: Executor, conditions: readonly Expression<SqlBool>[], userId: number, realmId: number) =>
+    baseQuery(db, realmId, userId, { includeHistory, conditions });
+  return {
+    firstUnread: preparedReadWith((db, conditions, userId: number, realmId: number) =>
+      base(db, conditions, userId, realmId).where(unreadReceived).orderBy(id).limit(1),
+    ),
+    before: preparedReadWith((db, conditions, userId: number, realmId: number, atMost: number, limit: number) =>
+      base(db, conditions, userId, realmId).where(id, "<=", atMost).orderBy(id, "desc").limit(limit),
+    ),
+    at: preparedReadWith((db, conditions, userId: number, realmId: number, anchor: number) =>
+      base(db, conditions, userId, realmId).where("m.id", "=", anchor),
+    ),
+    after: preparedReadWith((db, conditions, userId: number, realmId: number, anchor: number, limit: number) =>
+      base(db, conditions, userId, realmId).where(id, ">", anchor).orderBy(id).limit(limit),
+    ),
+  };
+}
+
+const windows = { history: windowQueries(true), received: windowQueries(false) };
 
 export interface FetchRequest {
   anchor: string | undefined;
@@ -298,29 +297,18 @@ export interface WindowRequest {
 export async function fetchMessageWindow(app: AppContext, db: Executor, realm: Realm, user: UserRow, req: WindowRequest) {
   const { numBefore, numAfter, includeAnchor } = req;
   const plan = await planNarrow(app, db, realm, user, req.narrow);
-  // Walking the index of the table the query starts from: messages a user received are found
-  // in user_messages' (user_id, message_id) order, never by sorting all of them.
-  const id = plan.includeHistory ? "m.id" : "um.message_id";
-  const home = !plan.includeHistory && !plan.conditions.length;
-  const base = () => baseQuery(db, realm.id, user.id, plan);
+  const w = plan.includeHistory ? windows.history : windows.received;
+  const { conditions } = plan;
   let anchorId: number;
   if (req.anchor === "first_unread") {
-    const [first] = home ? await homeWindow.firstUnread(db, user.id, realm.id) : await sides.firstUnread(base(), id).execute();
+    const [first] = await w.firstUnread(db, conditions, user.id, realm.id);
     anchorId = first?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
   } else anchorId = req.anchor;
   // The anchor may exceed any row id (`newest`); then everything is before it and nothing after.
   const beyond = anchorId > MAX_ROW_ID;
-  const atMost = beyond ? MAX_ROW_ID : anchorId - 1;
-  let before: Row[] = [];
-  if (numBefore) {
-    before = home ? await homeWindow.before(db, user.id, realm.id, atMost, numBefore) : await sides.before(base(), id, atMost, numBefore).execute();
-  }
-  let at: Row[] = [];
-  if (includeAnchor && !beyond) at = home ? await homeWindow.at(db, user.id, realm.id, anchorId) : await sides.at(base(), anchorId).execute();
-  let after: Row[] = [];
-  if (numAfter && !beyond) {
-    after = home ? await homeWindow.after(db, user.id, realm.id, anchorId, numAfter) : await sides.after(base(), id, anchorId, numAfter).execute();
-  }
+  const before = numBefore ? await w.before(db, conditions, user.id, realm.id, beyond ? MAX_ROW_ID : anchorId - 1, numBefore) : [];
+  const at = includeAnchor && !beyond ? await w.at(db, conditions, user.id, realm.id, anchorId) : [];
+  const after = numAfter && !beyond ? await w.after(db, conditions, user.id, realm.id, anchorId, numAfter) : [];
   return {
     rows: [...before.reverse(), ...at, ...after],
     anchor: anchorId,

@@ -1,14 +1,25 @@
 /**
  * Reads whose shape never changes, built and compiled by Kysely once per database and then run
- * with new values. On the hot path Kysely spent more time building and compiling a simple query
- * (immutable nodes copied on every call, then walked) than SQLite spent running it.
+ * with new values (with `preparedReadWith`, once per shape of the conditions they are given). On
+ * the hot path Kysely spent more time building and compiling a simple query (immutable nodes
+ * copied on every call, then walked) than SQLite spent running it.
  *
  * Only for reads: a write must be compiled each time, so that the plugins that watch writes
  * (WriteWatchPlugin) see it. The query guard's checks still hold: values are checked here as it
  * would check them, and a list argument is bound as one parameter (`idList`), as the guard binds
  * long lists, so no list length changes the statement.
  */
-import { createQueryId, sql, type CompiledQuery, type Compilable, type RawBuilder } from "kysely";
+import {
+  createQueryId,
+  sql,
+  ValueNode,
+  type Compilable,
+  type CompiledQuery,
+  type Expression,
+  type OperationNode,
+  type RawBuilder,
+  type SqlBool,
+} from "kysely";
 import type { Executor } from "./schema.js";
 import { dialectOf, type Dialect } from "./db.js";
 import { boundListSql, boundListValue, checkValue } from "./query_guard.js";
@@ -42,26 +53,106 @@ function bind(slot: Slot, value: unknown): unknown {
   return boundListValue(slot.listIn, values);
 }
 
+/** Compiles the query with a slot for each argument, and checks that every one is bound. */
+function compileWithSlots(slots: readonly Slot[], compile: () => Compiled): Compiled {
+  const compiled = compile();
+  for (const slot of slots) {
+    if (!compiled.parameters.includes(slot)) throw new Error(`prepared query does not bind argument ${slot.index}: ${compiled.sql}`);
+  }
+  return compiled;
+}
+
+async function run<Row>(db: Executor, compiled: Compiled, values: readonly unknown[]): Promise<Row[]> {
+  const parameters = compiled.parameters.map((p) => (p instanceof Slot ? bind(p, values[p.index]) : p));
+  const result = await db.executeQuery<Row>({ sql: compiled.sql, parameters, query: compiled.query, queryId: createQueryId() });
+  return result.rows;
+}
+
+const slotsFor = (count: number) => Array.from({ length: count }, (_, i) => new Slot(i));
+
 export function preparedRead<Args extends unknown[], Row>(build: (db: Executor, ...args: Args) => Compilable<Row>) {
   // One compiled form per dialect: a database's adapter object is shared by its transactions.
   const compiledFor = new WeakMap<object, Compiled>();
-  const compile = (db: Executor, arity: number): Compiled => {
-    const slots = Array.from({ length: arity }, (_, i) => new Slot(i));
-    const compiled = build(db, ...(slots as unknown as Args)).compile();
-    for (const slot of slots) {
-      if (!compiled.parameters.includes(slot)) throw new Error(`prepared query does not bind argument ${slot.index}: ${compiled.sql}`);
-    }
-    return compiled;
-  };
   return async (db: Executor, ...args: Args): Promise<Row[]> => {
     const adapter = db.getExecutor().adapter;
     let compiled = compiledFor.get(adapter);
     if (!compiled) {
-      compiled = compile(db, args.length);
+      const slots = slotsFor(args.length);
+      compiled = compileWithSlots(slots, () => build(db, ...(slots as unknown as Args)).compile());
       compiledFor.set(adapter, compiled);
     }
-    const parameters = compiled.parameters.map((p) => (p instanceof Slot ? bind(p, args[p.index]) : p));
-    const result = await db.executeQuery<Row>({ sql: compiled.sql, parameters, query: compiled.query, queryId: createQueryId() });
-    return result.rows;
+    return run(db, compiled, args);
+  };
+}
+
+/**
+ * The shape of an expression's tree, with each bound value taken out (into `values`, in the
+ * order `withSlots` meets them). Literals and everything else that is part of the SQL text stay
+ * in the shape, so two trees of one shape compile to the same statement.
+ */
+function shapeOf(node: unknown, values: unknown[]): string {
+  if (Array.isArray(node)) return `[${node.map((n) => shapeOf(n, values)).join(",")}]`;
+  if (node === null || typeof node !== "object") return JSON.stringify(node) ?? "undefined";
+  if (ValueNode.is(node as OperationNode) && !(node as ValueNode).immediate) {
+    values.push((node as ValueNode).value);
+    return "?";
+  }
+  let shape = "{";
+  for (const key in node) shape += `${key}:${shapeOf((node as Record<string, unknown>)[key], values)};`;
+  return `${shape}}`;
+}
+
+/** A copy of the tree with a new slot (added to `slots`) for each bound value, walked as `shapeOf` walks it. */
+function withSlots(node: unknown, slots: Slot[]): unknown {
+  if (Array.isArray(node)) return Object.freeze(node.map((n) => withSlots(n, slots)));
+  if (node === null || typeof node !== "object") return node;
+  if (ValueNode.is(node as OperationNode) && !(node as ValueNode).immediate) {
+    const slot = new Slot(slots.length);
+    slots.push(slot);
+    return ValueNode.create(slot);
+  }
+  const copy: Record<string, unknown> = {};
+  for (const key in node) copy[key] = withSlots((node as Record<string, unknown>)[key], slots);
+  return Object.freeze(copy);
+}
+
+/** Shapes kept per prepared read and dialect; a narrow's shape is one of a few dozen in practice. */
+const SHAPES = 256;
+/**
+ * A longer shape (a search of hundreds of words, say) is compiled for its call alone: kept, 256
+ * of them could hold megabytes.
+ */
+const MAX_SHAPE_CHARS = 8_000;
+
+/**
+ * A read built around conditions made anew on each call (a narrow's), compiled once per shape of
+ * those conditions (`shapeOf`) and then run with their values and the arguments bound as a
+ * prepared read's arguments are.
+ */
+export function preparedReadWith<Args extends unknown[], Row>(
+  build: (db: Executor, conditions: readonly Expression<SqlBool>[], ...args: Args) => Compilable<Row>,
+) {
+  const compiledFor = new WeakMap<object, Map<string, Compiled>>();
+  return async (db: Executor, conditions: readonly Expression<SqlBool>[], ...args: Args): Promise<Row[]> => {
+    const adapter = db.getExecutor().adapter;
+    let shapes = compiledFor.get(adapter);
+    if (!shapes) compiledFor.set(adapter, (shapes = new Map()));
+    const nodes = conditions.map((c) => c.toOperationNode());
+    const values: unknown[] = [];
+    const shape = nodes.map((n) => shapeOf(n, values)).join("|");
+    if (shape.length > MAX_SHAPE_CHARS) return (await db.executeQuery<Row>(build(db, conditions, ...args).compile())).rows;
+    let compiled = shapes.get(shape);
+    if (compiled) shapes.delete(shape);
+    else {
+      const slots = slotsFor(args.length);
+      const slotted = nodes.map((n) => {
+        const node = withSlots(n, slots) as OperationNode;
+        return { expressionType: undefined, toOperationNode: () => node } as Expression<SqlBool>;
+      });
+      compiled = compileWithSlots(slots, () => build(db, slotted, ...(slots as unknown as Args)).compile());
+      if (shapes.size >= SHAPES) shapes.delete(shapes.keys().next().value!);
+    }
+    shapes.set(shape, compiled);
+    return run(db, compiled, [...args, ...values]);
   };
 }

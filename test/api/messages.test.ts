@@ -367,6 +367,25 @@ describe("GET /messages", () => {
     assert.ok((await idsOf([["is", "unread"]])).includes(dm));
   });
 
+  test("narrows of one shape (whose compiled query is reused) each get their own values' messages", async () => {
+    const idsOf = async (narrow: unknown, u: TestUser = t.member) =>
+      (await get(u, { narrow: JSON.stringify(narrow), anchor: "newest", num_before: 100, num_after: 0 })).body.messages.map((m: { id: number }) => m.id);
+    for (let round = 0; round < 2; round++) {
+      assert.deepEqual(await idsOf([["channel", "fetch"], ["topic", "even"]]), [ids[0], ids[2], ids[4]]);
+      assert.deepEqual(await idsOf([["channel", "fetch"], ["topic", "odd"]]), [ids[1], ids[3]]);
+      assert.deepEqual(await idsOf([["channel", "fetch"], ["search", "message 1"]]), [ids[1]]);
+      assert.deepEqual(await idsOf([["channel", "fetch"], ["search", "message 4"]]), [ids[4]]);
+      assert.deepEqual(await idsOf([{ operator: "id", operand: ids[round] }]), [ids[round]]);
+      assert.deepEqual(await idsOf([["channel", "fetch"], { operator: "sender", operand: t.member.id }]), []);
+    }
+    // The same narrow for two users: each gets their own flags' answer.
+    await srv.app.db.updateTable("user_messages").set({ flags: 0 }).where("user_id", "=", t.admin.id).where("message_id", "in", ids).execute();
+    await srv.app.db.updateTable("user_messages").set({ flags: FLAG_BITS.read }).where("user_id", "=", t.member.id).where("message_id", "in", ids).execute();
+    assert.deepEqual(await idsOf([["channel", "fetch"], ["is", "unread"]], t.admin), ids);
+    assert.deepEqual(await idsOf([["channel", "fetch"], ["is", "unread"]], t.member), []);
+    assert.deepEqual(await idsOf([["channel", "fetch"], ["is", "unread"]], t.admin), ids);
+  });
+
   test("bad narrows give BAD_NARROW", async () => {
     const cases: [unknown, string][] = [
       [[["bogus", "x"]], "Invalid narrow operator: unknown operator bogus"],
