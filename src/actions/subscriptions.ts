@@ -33,7 +33,7 @@ import {
   type UserFacts,
 } from "../domain/channel_access.js";
 import { activeUsers, channelFacts, metadataAccessUserIds, streamDisplayData, subscribedChannelIds, userFacts } from "./channel_context.js";
-import { checkChannelFolderId, createStreamInTx } from "./streams.js";
+import { checkChannelFolderId, createStreamInTx, realmStreamRows } from "./streams.js";
 import { normalizeForRealm, resolveGroupSettingValue } from "./group_settings.js";
 import type { GroupSettingValue } from "../domain/group_setting_value.js";
 import { sendMessageInTx } from "./messages.js";
@@ -500,11 +500,10 @@ export async function updateSubscriptions(app: AppContext, actor: UserRow, realm
 
 /** GET /users/me/subscriptions: the user's active subscriptions, by name (archived channels only for clients that know them). */
 export async function listSubscriptions(app: AppContext, user: UserRow, includeSubscribers: boolean, includeArchived = false) {
-  const subs = await activeSubscriptionsOf(app.db, user.id);
-  let q = app.db.selectFrom("streams").selectAll();
-  if (!includeArchived) q = q.where("is_archived", "=", 0);
-  const rows = subs.length ? await q.where("id", "in", subs.map((s) => s.stream_id)).execute() : [];
+  const subs = new Map((await activeSubscriptionsOf(app.db, user.id)).map((s) => [s.stream_id, s]));
+  // From the organization's cached channels: every POST /register lists the subscribed ones.
+  const rows = (await realmStreamRows(app, user.realm_id)).filter((r) => subs.has(r.id) && (includeArchived || !r.is_archived));
   rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const data = await streamDisplayData(app, app.db, rows, { subscribers: includeSubscribers });
-  return rows.map((r) => formatSubscription(r, subs.find((s) => s.stream_id === r.id)!, data, { includeSubscribers }));
+  return rows.map((r) => formatSubscription(r, subs.get(r.id)!, data, { includeSubscribers }));
 }
