@@ -21,7 +21,7 @@ import { messageContext } from "./messages.js";
 import { formatMessage, type MessageFormatOptions } from "../format/messages.js";
 import { highlightHtml, searchWords } from "../domain/search_highlight.js";
 import { escapeHtml } from "../markdown/render.js";
-import { idList, preparedRead, preparedReadWith } from "../store/prepared.js";
+import { idList, preparedRead, preparedReadWith, type Conditions } from "../store/prepared.js";
 import { reactionsByMessage, type MessageReaction } from "../store/reactions.js";
 import type { CachedMessage } from "../store/message_cache.js";
 
@@ -46,6 +46,11 @@ const col = (name: string) => sql.ref(name);
 
 interface NarrowPlan {
   conditions: readonly Expression<SqlBool>[];
+  /**
+   * Checks that read a message's whole text (search words, `has:`): costly per row, and no index
+   * narrows them. They are asked only of the rows the conditions find (see `baseQuery`).
+   */
+  filters: readonly Expression<SqlBool>[];
   includeHistory: boolean;
 }
 
@@ -65,6 +70,7 @@ async function findNarrowUser(db: Executor, realm: Realm, operand: string | numb
 /** Turns narrow terms into SQL conditions over `m` (messages) and `um` (the user's copy). */
 async function planNarrow(app: AppContext, db: Executor, realm: Realm, user: UserRow, terms: readonly NarrowTerm[]): Promise<NarrowPlan> {
   const conditions: Expression<SqlBool>[] = [];
+  const filters: Expression<SqlBool>[] = [];
   let includeHistory = false;
   let channelNarrow = false;
   let dmNarrow = false;
@@ -77,6 +83,7 @@ async function planNarrow(app: AppContext, db: Executor, realm: Realm, user: Use
   for (const term of terms) {
     const { operator, operand } = term;
     let cond: Expression<SqlBool> | null;
+    let filter = false;
     switch (operator) {
       case "channel": {
         mark("channel");
@@ -147,17 +154,19 @@ async function planNarrow(app: AppContext, db: Executor, realm: Realm, user: Use
         break;
       case "has":
         cond = hasCondition(String(operand));
+        filter = true;
         break;
       case "search":
         cond = searchCondition(String(operand), dialectOf(db));
+        filter = true;
         break;
       default:
         throw badNarrow(`unknown operator ${operator}`);
     }
-    if (cond) conditions.push(term.negated ? sql<SqlBool>`not (${cond})` : cond);
+    if (cond) (filter ? filters : conditions).push(term.negated ? sql<SqlBool>`not (${cond})` : cond);
   }
   if (terms.some((t) => t.operator === "is" && t.operand !== "resolved")) includeHistory = false;
-  return { conditions, includeHistory };
+  return { conditions, filters, includeHistory };
 }
 
 // Literal masks: the partial indexes on unread and starred rows apply only to literal conditions.
@@ -216,7 +225,7 @@ function searchCondition(operand: string, dialect: Dialect): Expression<SqlBool>
 }
 
 /** `a and b and ...` grouped in a balanced tree: SQLite refuses expressions nested 1,000 deep. */
-function allOf(parts: RawBuilder<SqlBool>[]): RawBuilder<SqlBool> {
+function allOf(parts: readonly Expression<SqlBool>[]): RawBuilder<SqlBool> {
   if (parts.length <= 16) return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
   const half = Math.ceil(parts.length / 2);
   return sql<SqlBool>`(${allOf(parts.slice(0, half))} and ${allOf(parts.slice(half))})`;
@@ -240,6 +249,13 @@ function baseQuery(db: Executor, realmId: number, userId: number, plan: NarrowPl
         .where("um.user_id", "=", userId)
         .where("m.realm_id", "=", realmId);
   for (const c of plan.conditions) q = q.where(c);
+  if (plan.filters.length && dialectOf(db) === "postgres") {
+    // PostgreSQL takes a filter to keep a third of the rows, so it checks it while walking every
+    // message of the organization newest first and merging in the user's (25 ms for a word in
+    // 1% of a million messages), rather than only on the user's messages (6 ms). A lateral
+    // subquery it cannot flatten (`offset 0`) leaves the filter to be checked after the join.
+    q = q.innerJoinLateral(sql<{ matched: number }>`(select 1 as matched where ${allOf(plan.filters)} offset 0)`.as("filtered"), (j) => j.onTrue());
+  } else for (const c of plan.filters) q = q.where(c);
   return q.select(["m.id as id", "um.flags as flags", "m.version as version"]);
 }
 
@@ -253,8 +269,8 @@ const unreadReceived = sql<SqlBool>`${col("um.flags")} is not null and (${col("u
  */
 function windowQueries(includeHistory: boolean) {
   const id = includeHistory ? "m.id" : "um.message_id";
-  const base = (db: Executor, conditions: readonly Expression<SqlBool>[], userId: number, realmId: number) =>
-    baseQuery(db, realmId, userId, { includeHistory, conditions });
+  const base = (db: Executor, [conditions, filters]: Conditions, userId: number, realmId: number) =>
+    baseQuery(db, realmId, userId, { includeHistory, conditions, filters });
   return {
     firstUnread: preparedReadWith((db, conditions, userId: number, realmId: number) =>
       base(db, conditions, userId, realmId).where(unreadReceived).orderBy(id).limit(1),
@@ -298,7 +314,7 @@ export async function fetchMessageWindow(app: AppContext, db: Executor, realm: R
   const { numBefore, numAfter, includeAnchor } = req;
   const plan = await planNarrow(app, db, realm, user, req.narrow);
   const w = plan.includeHistory ? windows.history : windows.received;
-  const { conditions } = plan;
+  const conditions = [plan.conditions, plan.filters];
   let anchorId: number;
   if (req.anchor === "first_unread") {
     const [first] = await w.firstUnread(db, conditions, user.id, realm.id);

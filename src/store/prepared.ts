@@ -124,31 +124,34 @@ const SHAPES = 256;
  */
 const MAX_SHAPE_CHARS = 8_000;
 
+/** Lists of conditions, each list put to its own use by the query that is given them. */
+export type Conditions = readonly (readonly Expression<SqlBool>[])[];
+
 /**
  * A read built around conditions made anew on each call (a narrow's), compiled once per shape of
  * those conditions (`shapeOf`) and then run with their values and the arguments bound as a
  * prepared read's arguments are.
  */
-export function preparedReadWith<Args extends unknown[], Row>(
-  build: (db: Executor, conditions: readonly Expression<SqlBool>[], ...args: Args) => Compilable<Row>,
-) {
+export function preparedReadWith<Args extends unknown[], Row>(build: (db: Executor, conditions: Conditions, ...args: Args) => Compilable<Row>) {
   const compiledFor = new WeakMap<object, Map<string, Compiled>>();
-  return async (db: Executor, conditions: readonly Expression<SqlBool>[], ...args: Args): Promise<Row[]> => {
+  return async (db: Executor, conditions: Conditions, ...args: Args): Promise<Row[]> => {
     const adapter = db.getExecutor().adapter;
     let shapes = compiledFor.get(adapter);
     if (!shapes) compiledFor.set(adapter, (shapes = new Map()));
-    const nodes = conditions.map((c) => c.toOperationNode());
+    const nodes = conditions.map((list) => list.map((c) => c.toOperationNode()));
     const values: unknown[] = [];
-    const shape = nodes.map((n) => shapeOf(n, values)).join("|");
+    const shape = shapeOf(nodes, values);
     if (shape.length > MAX_SHAPE_CHARS) return (await db.executeQuery<Row>(build(db, conditions, ...args).compile())).rows;
     let compiled = shapes.get(shape);
     if (compiled) shapes.delete(shape);
     else {
       const slots = slotsFor(args.length);
-      const slotted = nodes.map((n) => {
-        const node = withSlots(n, slots) as OperationNode;
-        return { expressionType: undefined, toOperationNode: () => node } as Expression<SqlBool>;
-      });
+      const slotted = nodes.map((list) =>
+        list.map((n) => {
+          const node = withSlots(n, slots) as OperationNode;
+          return { expressionType: undefined, toOperationNode: () => node } as Expression<SqlBool>;
+        }),
+      );
       compiled = compileWithSlots(slots, () => build(db, slotted, ...(slots as unknown as Args)).compile());
       if (shapes.size >= SHAPES) shapes.delete(shapes.keys().next().value!);
     }

@@ -352,6 +352,14 @@ describe("GET /messages", () => {
     assert.deepEqual(await idsOf([["channel", "fetch"], ["search", "message 3 ".repeat(500)]]), [ids[3]]);
     const manyWords = Array.from({ length: 997 }, (_, i) => `w${i}`).join(" ");
     assert.deepEqual(await idsOf([["channel", "fetch"], ["search", `message 3 ${manyWords}`]]), []);
+    // Search words are checked apart from the other conditions (last, on PostgreSQL): alone, negated,
+    // on both sides of an anchor and among given ids they keep the same messages.
+    assert.deepEqual(await idsOf([["search", "message 3"]]), [ids[3]]);
+    assert.deepEqual(await idsOf([["channel", "fetch"], { operator: "search", operand: "message 3", negated: true }]), [notice, ids[0], ids[1], ids[2], ids[4]]);
+    const around = await get(t.member, { narrow: JSON.stringify([["search", "message"], ["topic", "odd"]]), anchor: ids[2], num_before: 5, num_after: 5 });
+    assert.deepEqual(around.body.messages.map((m: { id: number }) => m.id), [ids[1], ids[3]]);
+    const given = await get(t.member, { narrow: JSON.stringify([["search", "message 3"]]), message_ids: JSON.stringify(ids) });
+    assert.deepEqual(given.body.messages.map((m: { id: number }) => m.id), [ids[3]]);
     assert.deepEqual(await idsOf([["channel", "fetch"], { operator: "sender", operand: t.admin.id }]), ids);
     assert.deepEqual(await idsOf([{ operator: "id", operand: ids[4] }]), [ids[4]]);
     await srv.app.db.updateTable("user_messages").set({ flags: FLAG_BITS.starred }).where("user_id", "=", t.member.id).where("message_id", "=", ids[3]).execute();
