@@ -55,7 +55,7 @@ export function sendSuccess(reply: FastifyReply, data: Body | RawJson, ignored: 
  * piece by piece: copying them into one buffer per request cost time, and the garbage collections
  * that so much fresh memory set off made the slowest POST /register much slower than the rest.
  */
-export const STREAMED_BYTES = 256 * 1024;
+const STREAMED_BYTES = 256 * 1024;
 
 function pathValues(request: FastifyRequest): Record<string, number | string> {
   const out: Record<string, number | string> = {};
