@@ -2,7 +2,6 @@
  * How a route is declared: method, path, typed parameters, an optional guard that runs
  * before parameters are read (as Zulip's decorators do), and a handler that calls an action.
  */
-import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
 import { authenticate, clientName, type Caller } from "./auth.js";
@@ -43,19 +42,8 @@ export function sendSuccess(reply: FastifyReply, data: Body | RawJson, ignored: 
   const body: Body = data instanceof RawJson ? { result: "success", msg: "" } : { result: "success", msg: "", ...data };
   if (ignored.length) body.ignored_parameters_unsupported = ignored;
   const json = data instanceof RawJson ? extendRawObject(body, data, "\n") : serializeWithRaw(body, "\n");
-  reply.status(200).type("application/json");
-  if (typeof json === "string") return reply.send(json);
-  const length = json.reduce((sum, chunk) => sum + chunk.length, 0);
-  if (length < STREAMED_BYTES) return reply.send(Buffer.concat(json, length));
-  return reply.header("content-length", length).send(Readable.from(json, { objectMode: false }));
+  return reply.status(200).type("application/json").send(json);
 }
-
-/**
- * Answers holding a large shared value (an organization's users: megabytes at 10,000) are sent
- * piece by piece: copying them into one buffer per request cost time, and the garbage collections
- * that so much fresh memory set off made the slowest POST /register much slower than the rest.
- */
-const STREAMED_BYTES = 256 * 1024;
 
 function pathValues(request: FastifyRequest): Record<string, number | string> {
   const out: Record<string, number | string> = {};

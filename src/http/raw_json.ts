@@ -24,10 +24,10 @@ const PLACEHOLDER_PATTERN = new RegExp(`${escapeRegExp(QUOTED_PLACEHOLDER)}(\\d+
 
 /**
  * JSON.stringify of `body` followed by `suffix`, with its top-level RawJson values spliced in.
- * With any RawJson it is UTF-8 bytes in pieces to be sent one after another, so that a large
- * shared value is never scanned, encoded, measured or even copied again; otherwise a string.
+ * With any RawJson it is UTF-8 bytes, so that a large shared value is copied once into the answer,
+ * never scanned, encoded or measured again; otherwise a string.
  */
-export function serializeWithRaw(body: Record<string, unknown>, suffix = ""): string | Buffer[] {
+export function serializeWithRaw(body: Record<string, unknown>, suffix = ""): string | Buffer {
   let raws: RawJson[] | undefined;
   let out: Record<string, unknown> = body;
   for (const key in body) {
@@ -50,15 +50,15 @@ export function serializeWithRaw(body: Record<string, unknown>, suffix = ""): st
     // One at a time: a spread of a list of thousands of pieces would pass them all as arguments.
     else for (const chunk of raws![Number(piece)].chunks) chunks.push(chunk);
   });
-  return chunks;
+  return Buffer.concat(chunks);
 }
 
 /** The members of `fields`, then those of the JSON object `raw`, as one JSON object followed by `suffix`. */
-export function extendRawObject(fields: Record<string, unknown>, raw: RawJson, suffix = ""): Buffer[] {
+export function extendRawObject(fields: Record<string, unknown>, raw: RawJson, suffix = ""): Buffer {
   const head = JSON.stringify(fields).slice(0, -1);
   const object = raw.chunks.length === 1 ? raw.chunks[0] : Buffer.concat(raw.chunks);
   const members = object.subarray(1, -1);
-  return [Buffer.from(members.length ? head + "," : head), members, Buffer.from("}" + suffix)];
+  return Buffer.concat([Buffer.from(members.length ? head + "," : head), members, Buffer.from("}" + suffix)]);
 }
 
 function escapeRegExp(text: string): string {
