@@ -10,10 +10,12 @@ import { recursiveMemberIds, systemGroupIds } from "../store/groups.js";
 import { addSubscriptions, removeSubscriptions } from "../store/subscriptions.js";
 import {
   activeSubscriptionsOf,
+  formerSubscriptionsOf,
   getStream,
   getStreamsByNames,
   subscribersByStream,
   type StreamRow,
+  type SubscriptionRow,
 } from "../store/streams.js";
 import { badRequest, channelAlreadyExists, guestNotAllowed, ownerRequired } from "../http/errors.js";
 import { isAdmin, isGuest } from "../domain/roles.js";
@@ -500,9 +502,27 @@ export async function updateSubscriptions(app: AppContext, actor: UserRow, realm
 
 /** GET /users/me/subscriptions: the user's active subscriptions, by name (archived channels only for clients that know them). */
 export async function listSubscriptions(app: AppContext, user: UserRow, includeSubscribers: boolean, includeArchived = false) {
-  const subs = new Map((await activeSubscriptionsOf(app.db, user.id)).map((s) => [s.stream_id, s]));
+  const subs = await activeSubscriptionsOf(app.db, user.id);
+  return formatSubscriptionsOf(app, user, subs, (r) => includeArchived || !r.is_archived, includeSubscribers);
+}
+
+/** POST /register's `unsubscribed`: the user's former subscriptions to the channels given (those they may still see). */
+export async function listFormerSubscriptions(app: AppContext, user: UserRow, channelIds: ReadonlySet<number>, includeSubscribers: boolean) {
+  const subs = await formerSubscriptionsOf(app.db, user.id);
+  return formatSubscriptionsOf(app, user, subs, (r) => channelIds.has(r.id), includeSubscribers);
+}
+
+/** These subscriptions to the channels `shown` keeps, as subscription objects, by channel name. */
+async function formatSubscriptionsOf(
+  app: AppContext,
+  user: UserRow,
+  subscriptions: readonly SubscriptionRow[],
+  shown: (r: StreamRow) => boolean,
+  includeSubscribers: boolean,
+) {
+  const subs = new Map(subscriptions.map((s) => [s.stream_id, s]));
   // From the organization's cached channels: every POST /register lists the subscribed ones.
-  const rows = (await realmStreamRows(app, user.realm_id)).filter((r) => subs.has(r.id) && (includeArchived || !r.is_archived));
+  const rows = (await realmStreamRows(app, user.realm_id)).filter((r) => subs.has(r.id) && shown(r));
   rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const data = await streamDisplayData(app, app.db, rows, { subscribers: includeSubscribers });
   return rows.map((r) => formatSubscription(r, subs.get(r.id)!, data, { includeSubscribers }));

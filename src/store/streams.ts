@@ -48,6 +48,11 @@ export const activeSubscriptionsOf: (db: Executor, userId: number) => Promise<Su
   db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).where("active", "=", 1),
 );
 
+/** Subscriptions the user once had and left (or was removed from). */
+export async function formerSubscriptionsOf(db: Executor, userId: number): Promise<SubscriptionRow[]> {
+  return db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).where("active", "=", 0).execute();
+}
+
 export async function getSubscription(db: Executor, userId: number, streamId: number): Promise<SubscriptionRow | undefined> {
   return db
     .selectFrom("subscriptions")

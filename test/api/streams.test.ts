@@ -231,6 +231,46 @@ describe("POST /register's channel lists", () => {
     await ok(api(t.admin).patch(`/streams/${id}`, { new_name: "listed again" }));
     assert.equal((await shown()).name, "listed again");
   });
+
+  test("a channel left is shown as the subscription it was; subscribers only when asked for", async () => {
+    await ok(api(t.admin).post("/users/me/subscriptions", { subscriptions: [{ name: "left" }, { name: "never" }], principals: [t.admin.id] }));
+    const left = (await api(t.admin).get("/get_stream_id", { stream: "left" })).body.stream_id;
+    const never = (await api(t.admin).get("/get_stream_id", { stream: "never" })).body.stream_id;
+    await ok(api(t.member2).post("/users/me/subscriptions", { subscriptions: [{ name: "left" }] }));
+    await ok(
+      api(t.member2).post("/users/me/subscriptions/properties", {
+        subscription_data: [
+          { stream_id: left, property: "color", value: "#c2c2c2" },
+          { stream_id: left, property: "is_muted", value: true },
+        ],
+      }),
+    );
+    const asSubscription = (await ok(api(t.member2).post("/register", { fetch_event_types: ["subscription"] }))).subscriptions.find(
+      (s: { stream_id: number }) => s.stream_id === left,
+    );
+    await ok(api(t.member2).delete("/users/me/subscriptions", { subscriptions: ["left"] }));
+
+    const state = async (include_subscribers?: string) =>
+      ok(api(t.member2).post("/register", { fetch_event_types: ["subscription"], ...(include_subscribers && { include_subscribers }) }));
+    const find = (list: { stream_id: number }[], id: number) => list.find((c) => c.stream_id === id) as Record<string, unknown> | undefined;
+    let body = await state();
+    assert.ok(!find(body.subscriptions, left));
+    // As it was while subscribed, but for its count, which no longer includes this user.
+    assert.deepEqual(find(body.unsubscribed, left), { ...asSubscription, subscriber_count: asSubscription.subscriber_count - 1 });
+    assert.equal(find(body.unsubscribed, left)!.color, "#c2c2c2");
+    assert.equal(find(body.unsubscribed, left)!.in_home_view, false);
+    assert.ok(!find(body.never_subscribed, left));
+    assert.deepEqual(find(body.never_subscribed, never), (await ok(api(t.member2).get(`/streams/${never}`))).stream);
+    assert.ok(!find(body.unsubscribed, never));
+
+    body = await state("true");
+    const members = async (id: number) => (await ok(api(t.member2).get(`/streams/${id}/members`))).subscribers;
+    assert.deepEqual(find(body.unsubscribed, left)!.subscribers, await members(left));
+    assert.deepEqual(find(body.never_subscribed, never)!.subscribers, await members(never));
+    assert.deepEqual(find(body.never_subscribed, never)!.subscribers, [t.admin.id]);
+    const { subscribers: _, ...rest } = find(body.never_subscribed, never)!;
+    assert.deepEqual(rest, (await ok(api(t.member2).get(`/streams/${never}`))).stream);
+  });
 });
 
 describe("GET /streams/{stream_id}", () => {

@@ -1,9 +1,9 @@
 /** Channels and the caller's subscriptions: the `subscription`, `stream` and `default_streams` sections. */
 import { registerStateSection, type StateContext } from "../state.js";
 import { streamJsonFor } from "../../actions/streams.js";
-import { listSubscriptions } from "../../actions/subscriptions.js";
-import { defaultStreamIds } from "../../store/streams.js";
-import { RawJson } from "../../http/raw_json.js";
+import { listFormerSubscriptions, listSubscriptions } from "../../actions/subscriptions.js";
+import { defaultStreamIds, subscribersByStream } from "../../store/streams.js";
+import { RawJson, extendRawObject } from "../../http/raw_json.js";
 
 /** Every channel the user can see; archived ones only for clients that declared `archived_channels`. */
 const allVisibleOptions = (archivedChannels: boolean | undefined) => ({
@@ -52,22 +52,30 @@ registerStateSection({
   async fetch(ctx) {
     const { app, user, options } = ctx;
     const archived = options.capabilities.archived_channels;
-    const subscriptions = await listSubscriptions(app, user, options.includeSubscribers !== false, archived);
+    const includeSubscribers = options.includeSubscribers !== false;
+    const subscriptions = await listSubscriptions(app, user, includeSubscribers, archived);
     const subscribed = new Set(subscriptions.map((s) => s.stream_id as number));
-    const visible = await allVisible(ctx);
-    const formerly = new Set(
-      (
-        await app.db.selectFrom("subscriptions").select("stream_id").where("user_id", "=", user.id).where("active", "=", 0).execute()
-      ).map((r) => r.stream_id),
-    );
-    const others = visible.filter((s) => !subscribed.has(s.id));
+    const others = (await allVisible(ctx)).filter((s) => !subscribed.has(s.id));
+    // Channels left are shown as the subscriptions they were (color, notification settings).
+    const unsubscribed = await listFormerSubscriptions(app, user, new Set(others.map((s) => s.id)), includeSubscribers);
+    const formerly = new Set(unsubscribed.map((s) => s.stream_id as number));
+    const never = others.filter((s) => !formerly.has(s.id));
     return {
       subscriptions,
-      unsubscribed: jsonArray(others.filter((s) => formerly.has(s.id))),
-      never_subscribed: jsonArray(others.filter((s) => !formerly.has(s.id))),
+      unsubscribed,
+      never_subscribed: jsonArray(includeSubscribers ? await withSubscribers(ctx, never) : never),
     };
   },
 });
+
+/**
+ * The channels with their `subscribers`: anyone who may see a channel may list its subscribers
+ * (as GET /streams/{stream_id}/members allows).
+ */
+async function withSubscribers(ctx: StateContext, channels: readonly ChannelJson[]): Promise<ChannelJson[]> {
+  const subscribers = await subscribersByStream(ctx.app.db, channels.map((c) => c.id));
+  return channels.map((c) => ({ id: c.id, json: extendRawObject({ subscribers: subscribers.get(c.id) ?? [] }, new RawJson(c.json)) }));
+}
 
 registerStateSection({
   name: "stream",
