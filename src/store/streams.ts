@@ -44,14 +44,14 @@ export async function subscribedStreamIds(db: Executor, userId: number): Promise
   return new Set((await subscribedStreamIdRows(db, userId)).map((r) => r.stream_id));
 }
 
-export const activeSubscriptionsOf: (db: Executor, userId: number) => Promise<SubscriptionRow[]> = preparedRead((db, userId: number) =>
-  db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).where("active", "=", 1),
+/** A user's subscriptions that are active (1) or that they left or were removed from (0). */
+const subscriptionsOf = preparedRead((db, userId: number, active: 0 | 1) =>
+  db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).where("active", "=", active),
 );
 
-/** Subscriptions the user once had and left (or was removed from). */
-export async function formerSubscriptionsOf(db: Executor, userId: number): Promise<SubscriptionRow[]> {
-  return db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).where("active", "=", 0).execute();
-}
+export const activeSubscriptionsOf = (db: Executor, userId: number): Promise<SubscriptionRow[]> => subscriptionsOf(db, userId, 1);
+
+export const formerSubscriptionsOf = (db: Executor, userId: number): Promise<SubscriptionRow[]> => subscriptionsOf(db, userId, 0);
 
 export async function getSubscription(db: Executor, userId: number, streamId: number): Promise<SubscriptionRow | undefined> {
   return db
