@@ -259,6 +259,12 @@ function baseQuery(db: Executor, realmId: number, userId: number, plan: NarrowPl
   return q.select(["m.id as id", "um.flags as flags", "m.version as version"]);
 }
 
+/** The messages with these ids that the narrow matches, oldest first. */
+async function narrowRowsWithIds(db: Executor, realmId: number, userId: number, plan: NarrowPlan, ids: readonly number[]): Promise<Row[]> {
+  const wanted = ids.filter(isStorableId);
+  return wanted.length ? baseQuery(db, realmId, userId, plan).where("m.id", "in", wanted).orderBy("m.id").execute() : [];
+}
+
 const unreadReceived = sql<SqlBool>`${col("um.flags")} is not null and (${col("um.flags")} & ${sql.lit(FLAG_BITS.read)}) = 0`;
 
 /**
@@ -343,11 +349,9 @@ export async function receivedMessagesMatching(
   narrow: readonly NarrowTerm[],
   ids: readonly number[],
 ) {
-  const wanted = ids.filter(isStorableId);
-  if (!wanted.length) return [];
+  if (!ids.some(isStorableId)) return [];
   const plan = { ...(await planNarrow(app, db, realm, user, narrow)), includeHistory: false };
-  const rows = await baseQuery(db, realm.id, user.id, plan).where("m.id", "in", wanted).orderBy("m.id").execute();
-  return rows.map((r) => r.id);
+  return (await narrowRowsWithIds(db, realm.id, user.id, plan, ids)).map((r) => r.id);
 }
 
 /** `match_content` and `match_subject`: a search result with the search words highlighted. */
@@ -412,9 +416,7 @@ export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm
   let rows: Row[];
   let found = { anchor: false, oldest: false, newest: false };
   if (req.messageIds !== undefined) {
-    const plan = await planNarrow(app, db, realm, user, req.narrow);
-    const wanted = req.messageIds.filter(isStorableId);
-    rows = wanted.length ? await baseQuery(db, realm.id, user.id, plan).where("m.id", "in", wanted).orderBy("m.id").execute() : [];
+    rows = await narrowRowsWithIds(db, realm.id, user.id, await planNarrow(app, db, realm, user, req.narrow), req.messageIds);
   } else {
     const window = await fetchMessageWindow(app, db, realm, user, { anchor: anchor!, includeAnchor, numBefore, numAfter, narrow: req.narrow });
     rows = window.rows;
