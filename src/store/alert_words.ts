@@ -1,10 +1,11 @@
 import { sql } from "kysely";
 import type { Executor } from "./schema.js";
+import { preparedRead } from "./prepared.js";
 
 /** A user's alert words, in the order they were added. */
-export async function listAlertWordRows(db: Executor, userId: number): Promise<{ id: number; word: string }[]> {
-  return db.selectFrom("alert_words").select(["id", "word"]).where("user_id", "=", userId).orderBy("id").execute();
-}
+export const listAlertWordRows: (db: Executor, userId: number) => Promise<{ id: number; word: string }[]> = preparedRead((db, userId: number) =>
+  db.selectFrom("alert_words").select(["id", "word"]).where("user_id", "=", userId).orderBy("id"),
+);
 
 export async function listAlertWords(db: Executor, userId: number): Promise<string[]> {
   return (await listAlertWordRows(db, userId)).map((r) => r.word);

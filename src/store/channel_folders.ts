@@ -1,15 +1,20 @@
 import { isStorableId } from "./ids.js";
-import type { Insertable, Selectable } from "kysely";
+import { sql, type Insertable, type Selectable, type SqlBool } from "kysely";
+import { preparedReadWith } from "./prepared.js";
 import type { ChannelFolderTable, Executor } from "./schema.js";
 
 export type ChannelFolderRow = Selectable<ChannelFolderTable>;
 
 /** The organization's folders in display order, archived ones only when asked. */
 export async function listChannelFolders(db: Executor, realmId: number, includeArchived: boolean): Promise<ChannelFolderRow[]> {
-  let q = db.selectFrom("channel_folders").selectAll().where("realm_id", "=", realmId);
-  if (!includeArchived) q = q.where("is_archived", "=", 0);
-  return q.orderBy("order").orderBy("id").execute();
+  return folderRows(db, [includeArchived ? [] : [sql<SqlBool>`${sql.ref("is_archived")} = ${sql.lit(0)}`]], realmId);
 }
+
+const folderRows = preparedReadWith((db, [only], realmId: number) => {
+  let q = db.selectFrom("channel_folders").selectAll().where("realm_id", "=", realmId);
+  for (const c of only) q = q.where(c);
+  return q.orderBy("order").orderBy("id");
+});
 
 export async function getChannelFolder(db: Executor, realmId: number, id: number): Promise<ChannelFolderRow | undefined> {
   if (!isStorableId(id)) return undefined;

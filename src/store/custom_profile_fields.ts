@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from "kysely";
 import type { CustomProfileFieldTable, Executor } from "./schema.js";
 import { isRenderedFieldType } from "../domain/custom_profile_fields.js";
 import { isStorableId } from "./ids.js";
+import { preparedRead } from "./prepared.js";
 
 export interface ProfileFieldValue {
   value: string;
@@ -97,9 +98,9 @@ export async function deleteProfileValue(db: Executor, userId: number, fieldId: 
   await db.deleteFrom("custom_profile_values").where("user_id", "=", userId).where("field_id", "=", fieldId).execute();
 }
 
-export async function listCustomProfileFields(db: Executor, realmId: number): Promise<CustomProfileFieldRow[]> {
-  return db.selectFrom("custom_profile_fields").selectAll().where("realm_id", "=", realmId).orderBy("order").orderBy("id").execute();
-}
+export const listCustomProfileFields: (db: Executor, realmId: number) => Promise<CustomProfileFieldRow[]> = preparedRead((db, realmId: number) =>
+  db.selectFrom("custom_profile_fields").selectAll().where("realm_id", "=", realmId).orderBy("order").orderBy("id"),
+);
 
 export type CustomProfileFieldChanges = Partial<
   Pick<CustomProfileFieldRow, "name" | "hint" | "field_data" | "display_in_profile_summary" | "required" | "editable_by_user" | "order">

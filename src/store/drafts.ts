@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from "kysely";
 import type { DraftTable, Executor } from "./schema.js";
 import { isStorableId } from "./ids.js";
+import { preparedRead } from "./prepared.js";
 
 export type DraftRow = Selectable<DraftTable>;
 export type DraftFields = Omit<Insertable<DraftTable>, "id" | "user_id">;
@@ -17,16 +18,9 @@ export async function listDrafts(db: Executor, userId: number): Promise<DraftRow
 }
 
 /** A user's most recently edited drafts, newest first. */
-export async function latestDrafts(db: Executor, userId: number, limit: number): Promise<DraftRow[]> {
-  return db
-    .selectFrom("drafts")
-    .selectAll()
-    .where("user_id", "=", userId)
-    .orderBy("last_edit_time", "desc")
-    .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
-}
+export const latestDrafts: (db: Executor, userId: number, limit: number) => Promise<DraftRow[]> = preparedRead((db, userId: number, limit: number) =>
+  db.selectFrom("drafts").selectAll().where("user_id", "=", userId).orderBy("last_edit_time", "desc").orderBy("id", "desc").limit(limit),
+);
 
 /** One of the user's drafts; another user's draft is not found. */
 export async function getOwnDraft(db: Executor, userId: number, draftId: number): Promise<DraftRow | undefined> {

@@ -2,7 +2,7 @@ import type { Executor } from "./schema.js";
 import { groupsContaining, subgroupClosure, type SubgroupEdge } from "../domain/group_membership.js";
 import { directMemberships } from "./user_groups.js";
 import type { GroupDescription } from "../format/group_setting.js";
-import { preparedRead } from "./prepared.js";
+import { idList, preparedRead } from "./prepared.js";
 
 export const subgroupEdges: (db: Executor, realmId: number) => Promise<SubgroupEdge[]> = preparedRead((db, realmId: number) =>
   db
@@ -14,13 +14,12 @@ export const subgroupEdges: (db: Executor, realmId: number) => Promise<SubgroupE
 
 const directGroupIds = preparedRead((db, userId: number) => db.selectFrom("user_group_members").select("group_id").where("user_id", "=", userId));
 
+const systemGroupRows = preparedRead((db, realmId: number) =>
+  db.selectFrom("user_groups").select(["id", "name"]).where("realm_id", "=", realmId).where("is_system_group", "=", 1),
+);
+
 export async function systemGroupIds(db: Executor, realmId: number): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom("user_groups")
-    .select(["id", "name"])
-    .where("realm_id", "=", realmId)
-    .where("is_system_group", "=", 1)
-    .execute();
+  const rows = await systemGroupRows(db, realmId);
   return new Map(rows.map((r) => [r.name!, r.id]));
 }
 
@@ -87,11 +86,13 @@ export async function createAnonymousGroup(
   return id;
 }
 
+const groupNames = preparedRead((db, ids: readonly number[]) => db.selectFrom("user_groups").select(["id", "name"]).where("id", "in", idList(db, ids)));
+
 /** Name, active direct members and direct subgroups of each group, for showing setting values. */
 export async function describeGroups(db: Executor, groupIds: readonly number[]): Promise<GroupDescription[]> {
   const ids = [...new Set(groupIds)];
   if (!ids.length) return [];
-  const groups = await db.selectFrom("user_groups").select(["id", "name"]).where("id", "in", ids).execute();
+  const groups = await groupNames(db, ids);
   const memberships = await directMemberships(
     db,
     groups.filter((g) => g.name === null).map((g) => g.id),

@@ -4,6 +4,7 @@ import type { Executor } from "./schema.js";
 import { isStorableId } from "./ids.js";
 import { FLAG_BITS } from "../domain/message_flags.js";
 import type { UnreadRow } from "../domain/unreads.js";
+import { preparedRead } from "./prepared.js";
 
 /**
  * Conditions on one flag with the bit written into the statement, not bound: only then can
@@ -126,15 +127,12 @@ export async function unreadRowsFor(db: Executor, userId: number, ids: readonly 
     .map((r) => ({ messageId: r.id, streamId: r.stream_id, topic: r.topic, dmKey: r.dm_key, flags: r.flags }));
 }
 
+const starredRows = preparedRead((db, userId: number) =>
+  db.selectFrom("user_messages").select("message_id").where("user_id", "=", userId).where(isStarred("flags")).orderBy("message_id"),
+);
+
 export async function starredMessageIds(db: Executor, userId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom("user_messages")
-    .select("message_id")
-    .where("user_id", "=", userId)
-    .where(isStarred("flags"))
-    .orderBy("message_id")
-    .execute();
-  return rows.map((r) => r.message_id);
+  return (await starredRows(db, userId)).map((r) => r.message_id);
 }
 
 /**

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { Executor } from "./schema.js";
 import { isUnread } from "./message_flags.js";
 import { FLAG_BITS } from "../domain/message_flags.js";
+import { preparedRead } from "./prepared.js";
 
 export interface MutedUserEntry {
   id: number;
@@ -9,14 +10,12 @@ export interface MutedUserEntry {
 }
 
 /** Whom the user has muted, oldest first, as the API lists them. */
+const mutedUserRows = preparedRead((db, userId: number) =>
+  db.selectFrom("muted_users").select(["muted_user_id", "date_muted"]).where("user_id", "=", userId).orderBy("date_muted").orderBy("muted_user_id"),
+);
+
 export async function mutedUsersOf(db: Executor, userId: number): Promise<MutedUserEntry[]> {
-  const rows = await db
-    .selectFrom("muted_users")
-    .select(["muted_user_id", "date_muted"])
-    .where("user_id", "=", userId)
-    .orderBy("date_muted")
-    .orderBy("muted_user_id")
-    .execute();
+  const rows = await mutedUserRows(db, userId);
   return rows.map((r) => ({ id: r.muted_user_id, timestamp: Number(r.date_muted) }));
 }
 

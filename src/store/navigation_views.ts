@@ -1,12 +1,13 @@
 import type { Selectable } from "kysely";
 import type { Executor, NavigationViewTable } from "./schema.js";
+import { preparedRead } from "./prepared.js";
 
 export type NavigationViewRow = Selectable<NavigationViewTable>;
 
 /** The user's views, in the order they were added. */
-export async function listNavigationViews(db: Executor, userId: number): Promise<NavigationViewRow[]> {
-  return db.selectFrom("navigation_views").selectAll().where("user_id", "=", userId).orderBy("id").execute();
-}
+export const listNavigationViews: (db: Executor, userId: number) => Promise<NavigationViewRow[]> = preparedRead((db, userId: number) =>
+  db.selectFrom("navigation_views").selectAll().where("user_id", "=", userId).orderBy("id"),
+);
 
 export async function getNavigationView(db: Executor, userId: number, fragment: string): Promise<NavigationViewRow | undefined> {
   return db.selectFrom("navigation_views").selectAll().where("user_id", "=", userId).where("fragment", "=", fragment).executeTakeFirst();

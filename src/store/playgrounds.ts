@@ -1,14 +1,15 @@
 import type { Selectable } from "kysely";
 import type { Executor, RealmPlaygroundTable } from "./schema.js";
 import { isStorableId } from "./ids.js";
+import { preparedRead } from "./prepared.js";
 
 export type PlaygroundRow = Omit<Selectable<RealmPlaygroundTable>, "realm_id">;
 
 const COLUMNS = ["id", "name", "pygments_language", "url_template"] as const;
 
-export async function listPlaygrounds(db: Executor, realmId: number): Promise<PlaygroundRow[]> {
-  return db.selectFrom("realm_playgrounds").select(COLUMNS).where("realm_id", "=", realmId).orderBy("id").execute();
-}
+export const listPlaygrounds: (db: Executor, realmId: number) => Promise<PlaygroundRow[]> = preparedRead((db, realmId: number) =>
+  db.selectFrom("realm_playgrounds").select(COLUMNS).where("realm_id", "=", realmId).orderBy("id"),
+);
 
 export async function getPlayground(db: Executor, realmId: number, id: number): Promise<PlaygroundRow | undefined> {
   if (!isStorableId(id)) return undefined;

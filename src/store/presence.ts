@@ -1,5 +1,6 @@
-import { sql } from "kysely";
+import { sql, type Expression, type SqlBool } from "kysely";
 import type { Executor } from "./schema.js";
+import { preparedReadWith } from "./prepared.js";
 import type { PresenceTimes, PresenceWindow } from "../domain/presence.js";
 
 export async function getPresence(db: Executor, userId: number): Promise<(PresenceTimes & { lastUpdateId: number }) | undefined> {
@@ -39,9 +40,7 @@ export interface PresenceRecord extends PresenceTimes {
   lastUpdateId: number;
 }
 
-/** The presence records of an organization's active human users within a window. */
-export async function listPresence(db: Executor, realmId: number, window: PresenceWindow): Promise<PresenceRecord[]> {
-  if (window.none) return [];
+const presenceRows = preparedReadWith((db, [within], realmId: number) => {
   let query = db
     .selectFrom("user_presence")
     .innerJoin("users", "users.id", "user_presence.user_id")
@@ -56,11 +55,19 @@ export async function listPresence(db: Executor, realmId: number, window: Presen
     .where("user_presence.realm_id", "=", realmId)
     .where("users.is_active", "=", 1)
     .where("users.is_bot", "=", 0);
-  if (window.afterUpdateId !== undefined) query = query.where("user_presence.last_update_id", ">", window.afterUpdateId);
+  for (const c of within) query = query.where(c);
+  return query.orderBy("user_presence.user_id");
+});
+
+/** The presence records of an organization's active human users within a window. */
+export async function listPresence(db: Executor, realmId: number, window: PresenceWindow): Promise<PresenceRecord[]> {
+  if (window.none) return [];
+  const within: Expression<SqlBool>[] = [];
+  if (window.afterUpdateId !== undefined) within.push(sql<SqlBool>`${sql.ref("user_presence.last_update_id")} > ${window.afterUpdateId}`);
   if (window.connectedSince !== undefined) {
-    query = query.where("user_presence.last_connected_time", ">=", Math.floor(window.connectedSince));
+    within.push(sql<SqlBool>`${sql.ref("user_presence.last_connected_time")} >= ${Math.floor(window.connectedSince)}`);
   }
-  const rows = await query.orderBy("user_presence.user_id").execute();
+  const rows = await presenceRows(db, [within], realmId);
   return rows.map((r) => ({
     userId: r.user_id,
     email: r.email,

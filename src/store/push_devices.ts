@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Selectable } from "kysely";
 import type { Executor, PushDeviceTable, PushDeviceTokenTable } from "./schema.js";
+import { preparedRead } from "./prepared.js";
 
 export type PushTokenRow = Selectable<PushDeviceTokenTable>;
 export type PushDeviceRow = Selectable<PushDeviceTable>;
@@ -48,9 +49,9 @@ export async function deletePushToken(db: Executor, userId: number, kind: number
   return Number(result.numDeletedRows);
 }
 
-export async function listPushDevices(db: Executor, userId: number): Promise<PushDeviceRow[]> {
-  return db.selectFrom("push_devices").selectAll().where("user_id", "=", userId).orderBy("id").execute();
-}
+export const listPushDevices: (db: Executor, userId: number) => Promise<PushDeviceRow[]> = preparedRead((db, userId: number) =>
+  db.selectFrom("push_devices").selectAll().where("user_id", "=", userId).orderBy("id"),
+);
 
 export async function getPushDevice(db: Executor, userId: number, pushAccountId: string): Promise<PushDeviceRow | undefined> {
   return db

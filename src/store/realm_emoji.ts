@@ -1,13 +1,14 @@
 import type { Selectable } from "kysely";
 import type { Executor, RealmEmojiTable } from "./schema.js";
 import { isStorableId } from "./ids.js";
+import { preparedRead } from "./prepared.js";
 
 export type RealmEmojiRow = Selectable<RealmEmojiTable>;
 
 /** Every custom emoji of an organization, deactivated ones included, by id. */
-export async function listRealmEmoji(db: Executor, realmId: number): Promise<RealmEmojiRow[]> {
-  return db.selectFrom("realm_emoji").selectAll().where("realm_id", "=", realmId).orderBy("id").execute();
-}
+export const listRealmEmoji: (db: Executor, realmId: number) => Promise<RealmEmojiRow[]> = preparedRead((db, realmId: number) =>
+  db.selectFrom("realm_emoji").selectAll().where("realm_id", "=", realmId).orderBy("id"),
+);
 
 export async function getRealmEmoji(db: Executor, realmId: number, id: number): Promise<RealmEmojiRow | undefined> {
   if (!isStorableId(id)) return undefined;

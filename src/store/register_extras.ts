@@ -1,15 +1,16 @@
 /** Queries behind register keys that have no feature module of their own. */
-import { sql } from "kysely";
+import { sql, type SqlBool } from "kysely";
 import type { Executor } from "./schema.js";
 import type { UserRow } from "./users.js";
 import { isPrivate } from "./message_flags.js";
 import { copiesWithMessages } from "./messages.js";
+import { preparedRead, preparedReadWith } from "./prepared.js";
 
 /** How many of a user's newest direct messages Zulip scans for recent conversations. */
 export const RECENT_DM_SCAN_LIMIT = 1000;
 
 /** The newest message id of each direct-message conversation among the user's newest direct messages. */
-export async function recentDirectMessageConversations(db: Executor, userId: number): Promise<{ dm_key: string; max_id: number }[]> {
+const recentConversationRows = preparedRead((db, userId: number) => {
   const recent = copiesWithMessages(db)
     .select(["messages.id", "messages.dm_key"])
     .where("user_messages.user_id", "=", userId)
@@ -18,19 +19,26 @@ export async function recentDirectMessageConversations(db: Executor, userId: num
     .orderBy("user_messages.message_id", "desc")
     .limit(RECENT_DM_SCAN_LIMIT)
     .as("recent");
-  const rows = await db
+  return db
     .selectFrom(recent)
     .select((eb) => ["recent.dm_key", eb.fn.max("recent.id").as("max_id")])
-    .groupBy("recent.dm_key")
-    .execute();
+    .groupBy("recent.dm_key");
+});
+
+export async function recentDirectMessageConversations(db: Executor, userId: number): Promise<{ dm_key: string; max_id: number }[]> {
+  const rows = await recentConversationRows(db, userId);
   return rows.map((r) => ({ dm_key: r.dm_key!, max_id: Number(r.max_id) }));
 }
 
 /** The organization's own bots (not the server's system bots), optionally only those one user owns. */
 export async function realmBots(db: Executor, realmId: number, ownerId?: number): Promise<UserRow[]> {
+  return botRows(db, [ownerId === undefined ? [] : [sql<SqlBool>`${sql.ref("bot_owner_id")} = ${ownerId}`]], realmId);
+}
+
+const botRows = preparedReadWith((db, [only], realmId: number) => {
   // A literal 1: the plan SQLite makes when preparing the statement, before any value is bound,
   // may then count on the partial index of bots.
   let q = db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_bot", "=", sql.lit(1)).where("is_system_bot", "=", 0);
-  if (ownerId !== undefined) q = q.where("bot_owner_id", "=", ownerId);
-  return q.orderBy("id").execute();
-}
+  for (const c of only) q = q.where(c);
+  return q.orderBy("id");
+});

@@ -1,12 +1,13 @@
 import type { Selectable, Updateable } from "kysely";
 import type { Executor, SavedSnippetTable } from "./schema.js";
 import { isStorableId } from "./ids.js";
+import { preparedRead } from "./prepared.js";
 
 export type SavedSnippetRow = Selectable<SavedSnippetTable>;
 
-export async function listSavedSnippets(db: Executor, userId: number): Promise<SavedSnippetRow[]> {
-  return db.selectFrom("saved_snippets").selectAll().where("user_id", "=", userId).orderBy("id").execute();
-}
+export const listSavedSnippets: (db: Executor, userId: number) => Promise<SavedSnippetRow[]> = preparedRead((db, userId: number) =>
+  db.selectFrom("saved_snippets").selectAll().where("user_id", "=", userId).orderBy("id"),
+);
 
 /** One of the user's snippets; another user's snippet is not found. */
 export async function getOwnSavedSnippet(db: Executor, userId: number, id: number): Promise<SavedSnippetRow | undefined> {

@@ -3,22 +3,26 @@ import type { Executor, ScheduledMessageTable } from "./schema.js";
 import type { Dialect } from "./db.js";
 import { isStorableId } from "./ids.js";
 import { DELIVERY_TYPE } from "../domain/scheduled_messages.js";
+import { preparedRead } from "./prepared.js";
 
 export type ScheduledMessageRow = Selectable<ScheduledMessageTable>;
 export type NewScheduledMessage = Omit<Insertable<ScheduledMessageTable>, "id">;
 export type ScheduledMessageChanges = Updateable<ScheduledMessageTable>;
 
 /** The user's messages (or reminders) not sent yet, failed ones included, the earliest first. */
-export async function undeliveredScheduledMessages(db: Executor, senderId: number, deliveryType: number = DELIVERY_TYPE.SEND_LATER): Promise<ScheduledMessageRow[]> {
-  return db
+const undeliveredOfType = preparedRead((db, senderId: number, deliveryType: number) =>
+  db
     .selectFrom("scheduled_messages")
     .selectAll()
     .where("sender_id", "=", senderId)
     .where("delivery_type", "=", deliveryType)
     .where("delivered", "=", 0)
     .orderBy("scheduled_timestamp")
-    .orderBy("id")
-    .execute();
+    .orderBy("id"),
+);
+
+export async function undeliveredScheduledMessages(db: Executor, senderId: number, deliveryType: number = DELIVERY_TYPE.SEND_LATER): Promise<ScheduledMessageRow[]> {
+  return undeliveredOfType(db, senderId, deliveryType);
 }
 
 /**

@@ -113,8 +113,10 @@ export async function subscriberCountsOfRealm(db: Executor, realmId: number): Pr
   return out;
 }
 
+const defaultStreamRows = preparedRead((db, realmId: number) => db.selectFrom("default_streams").select("stream_id").where("realm_id", "=", realmId));
+
 export async function defaultStreamIds(db: Executor, realmId: number): Promise<Set<number>> {
-  const rows = await db.selectFrom("default_streams").select("stream_id").where("realm_id", "=", realmId).execute();
+  const rows = await defaultStreamRows(db, realmId);
   return new Set(rows.map((r) => r.stream_id));
 }
 

@@ -4,34 +4,44 @@ import { copiesWithMessages } from "./messages.js";
 import { isUnread } from "./message_flags.js";
 import { MAX_UNREAD_MESSAGES, topicPolicyKey, type UnreadRow } from "../domain/unreads.js";
 import { FLAG_BITS } from "../domain/message_flags.js";
+import { preparedRead } from "./prepared.js";
 
 /** The user's unread messages, newest first, leaving out channels they have unsubscribed from. */
+const unreadCopies = preparedRead((db, userId: number) => {
+  const unsubscribed = db.selectFrom("subscriptions").select("stream_id").where("user_id", "=", userId).where("active", "=", 0);
+  return (
+    copiesWithMessages(db)
+      .select(["messages.id", "messages.stream_id", "messages.topic", "messages.dm_key", "user_messages.flags"])
+      .where("user_messages.user_id", "=", userId)
+      .where(isUnread())
+      .where((eb) => eb.or([eb("messages.stream_id", "is", null), eb("messages.stream_id", "not in", unsubscribed)]))
+      // In the index's own order: no sort of a heavy reader's rows.
+      .orderBy("user_messages.message_id", "desc")
+      .limit(MAX_UNREAD_MESSAGES)
+  );
+});
+
 export async function unreadRows(db: Executor, userId: number): Promise<UnreadRow[]> {
-  const unsubscribed = db
-    .selectFrom("subscriptions")
-    .select("stream_id")
-    .where("user_id", "=", userId)
-    .where("active", "=", 0);
-  const rows = await copiesWithMessages(db)
-    .select(["messages.id", "messages.stream_id", "messages.topic", "messages.dm_key", "user_messages.flags"])
-    .where("user_messages.user_id", "=", userId)
-    .where(isUnread())
-    .where((eb) => eb.or([eb("messages.stream_id", "is", null), eb("messages.stream_id", "not in", unsubscribed)]))
-    // In the index's own order: no sort of a heavy reader's rows.
-    .orderBy("user_messages.message_id", "desc")
-    .limit(MAX_UNREAD_MESSAGES)
-    .execute();
+  const rows = await unreadCopies(db, userId);
   return rows.map((r) => ({ messageId: r.id, streamId: r.stream_id, topic: r.topic, dmKey: r.dm_key, flags: r.flags }));
 }
 
 /** The user's topic visibility policies, keyed as the unread summary looks them up. */
+const topicPolicyRows = preparedRead((db, userId: number) =>
+  db.selectFrom("user_topics").select(["stream_id", "topic_name", "visibility_policy"]).where("user_id", "=", userId),
+);
+
 export async function topicPolicies(db: Executor, userId: number): Promise<Map<string, number>> {
-  const rows = await db.selectFrom("user_topics").select(["stream_id", "topic_name", "visibility_policy"]).where("user_id", "=", userId).execute();
+  const rows = await topicPolicyRows(db, userId);
   return new Map(rows.map((r) => [topicPolicyKey(r.stream_id, r.topic_name), r.visibility_policy]));
 }
 
 /** Channels the user muted (the `is_muted` subscription setting). */
+const activeSubscriptionProps = preparedRead((db, userId: number) =>
+  db.selectFrom("subscriptions").select(["stream_id", "props"]).where("user_id", "=", userId).where("active", "=", 1),
+);
+
 export async function mutedStreamIds(db: Executor, userId: number): Promise<number[]> {
-  const subs = await db.selectFrom("subscriptions").select(["stream_id", "props"]).where("user_id", "=", userId).where("active", "=", 1).execute();
+  const subs = await activeSubscriptionProps(db, userId);
   return subs.filter((s) => JSON.parse(s.props).is_muted === true).map((s) => s.stream_id);
 }

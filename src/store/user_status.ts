@@ -1,4 +1,5 @@
 import type { Executor } from "./schema.js";
+import { preparedRead } from "./prepared.js";
 
 export interface StatusChange {
   status_text?: string;
@@ -41,10 +42,10 @@ export async function getUserStatus(db: Executor, userId: number): Promise<Statu
 }
 
 /** The statuses of the organization's active users that differ from the defaults in any way. */
-export async function listRealmStatuses(db: Executor, realmId: number): Promise<StatusRow[]> {
+export const listRealmStatuses: (db: Executor, realmId: number) => Promise<StatusRow[]> = preparedRead((db, realmId: number) =>
   // Few users set a status: SQLite is told to walk user_status and look each user up (a cross
   // join keeps its tables in the order given), not to walk every user of the organization.
-  return db
+  db
     .selectFrom("user_status")
     .crossJoin("users")
     .select(columns)
@@ -52,6 +53,5 @@ export async function listRealmStatuses(db: Executor, realmId: number): Promise<
     .where("users.realm_id", "=", realmId)
     .where("users.is_active", "=", 1)
     .where((eb) => eb.or([eb("user_status.status_text", "!=", ""), eb("user_status.emoji_name", "!=", ""), eb("users.presence_enabled", "=", 0)]))
-    .orderBy("user_status.user_id")
-    .execute();
-}
+    .orderBy("user_status.user_id"),
+);

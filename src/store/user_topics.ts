@@ -1,20 +1,25 @@
-import type { Selectable } from "kysely";
+import { sql, type Selectable, type SqlBool } from "kysely";
 import type { Executor, UserTopicTable } from "./schema.js";
 import { topicKey } from "../domain/topics.js";
+import { preparedReadWith } from "./prepared.js";
 
 export type UserTopicRow = Selectable<UserTopicTable>;
 
 /** A user's policies outside archived channels, oldest first. */
 export async function listUserTopics(db: Executor, userId: number, opts: { mutedOnly?: boolean } = {}) {
+  return userTopicRows(db, [opts.mutedOnly ? [sql<SqlBool>`${sql.ref("user_topics.visibility_policy")} = ${sql.lit(1)}`] : []], userId);
+}
+
+const userTopicRows = preparedReadWith((db, [only], userId: number) => {
   let q = db
     .selectFrom("user_topics")
     .innerJoin("streams", "streams.id", "user_topics.stream_id")
     .select(["user_topics.stream_id", "streams.name as stream_name", "user_topics.topic_name", "user_topics.visibility_policy", "user_topics.last_updated"])
     .where("user_topics.user_id", "=", userId)
     .where("streams.is_archived", "=", 0);
-  if (opts.mutedOnly) q = q.where("user_topics.visibility_policy", "=", 1);
-  return q.orderBy("user_topics.id").execute();
-}
+  for (const c of only) q = q.where(c);
+  return q.orderBy("user_topics.id");
+});
 
 /** Every user's row for one topic of a channel. */
 export async function userTopicsOfTopic(db: Executor, streamId: number, topic: string): Promise<UserTopicRow[]> {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CompiledQuery, type KyselyPlugin, type RootOperationNode } from "kysely";
+import { CompiledQuery } from "kysely";
 import { openDatabase } from "../../src/store/db.js";
 import { realmBots } from "../../src/store/register_extras.js";
 import { listRealmStatuses } from "../../src/store/user_status.js";
@@ -17,15 +17,18 @@ after(async () => {
 
 /** SQLite's plan for the statement `run` sends, with the values it binds. */
 async function planOf(run: (recording: typeof db) => Promise<unknown>): Promise<string[]> {
-  const seen: RootOperationNode[] = [];
-  const recorder: KyselyPlugin = {
-    transformQuery: ({ node }) => (seen.push(node), node),
-    transformResult: async ({ result }) => result,
-  };
-  await run(db.withPlugin(recorder));
-  assert.equal(seen.length, 1);
-  const compiled = db.getExecutor().compileQuery(seen[0], { queryId: "plan" });
-  const rows = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${compiled.sql}`, [...compiled.parameters]));
+  const sent: CompiledQuery[] = [];
+  // Reads compiled once are sent as they are, so the statement is taken where it is sent.
+  const recording = new Proxy(db, {
+    get(target, key) {
+      if (key === "executeQuery") return (query: CompiledQuery) => (sent.push(query), target.executeQuery(query));
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  await run(recording);
+  assert.equal(sent.length, 1);
+  const rows = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${sent[0].sql}`, [...sent[0].parameters]));
   return rows.rows.map((r) => r.detail);
 }
 
