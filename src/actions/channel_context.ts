@@ -7,6 +7,7 @@ import { CHANNEL_GROUP_SETTINGS } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
 import { describeGroups, groupsOfUser, recursiveMemberIds } from "../store/groups.js";
+import { groupsOf } from "./users.js";
 import {
   messageActivityOfRealm,
   subscriberCountsOfRealm,
@@ -49,7 +50,7 @@ export async function userFacts(app: AppContext, db: Executor, user: UserRow): P
     id: user.id,
     role: user.role,
     isBot: user.is_bot === 1,
-    groups: (await app.caches.groupsOfUser.get(`${user.realm_id}:${user.id}`, db, () => groupsOfUser(db, user.realm_id, user.id)))!,
+    groups: await groupsOf(app, db, user),
   };
 }
 

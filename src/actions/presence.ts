@@ -15,7 +15,8 @@ import {
   type PresenceTimes,
 } from "../domain/presence.js";
 import { deletePresence, getPresence, listPresence, nextPresenceUpdateId, savePresence } from "../store/presence.js";
-import { accessibleUserIds, canAccessAllUsers, userIdsWhoCanAccess } from "../store/user_access.js";
+import { userIdsWhoCanAccess } from "../store/user_access.js";
+import { accessibleUserIds } from "./users.js";
 
 const realmPresenceDisabled = (realm: Realm) => Boolean((realm.props as Record<string, unknown>).presence_disabled);
 
@@ -108,10 +109,8 @@ export async function fetchPresence(app: AppContext, realm: Realm, viewer: UserR
   const serverTimestamp = app.clock.now();
   if (realmPresenceDisabled(realm)) return { presences: {}, server_timestamp: serverTimestamp, presence_last_update_id: -1 };
   let records = await listPresence(app.db, realm.id, presenceWindow(q.lastUpdateId, q.historyLimitDays, serverTimestamp));
-  if (app.config.presenceLimitedToAccessibleUsers && !(await canAccessAllUsers(app.db, realm, viewer.id))) {
-    const accessible = await accessibleUserIds(app.db, realm, viewer.id);
-    records = records.filter((r) => accessible.has(r.userId));
-  }
+  const accessible = app.config.presenceLimitedToAccessibleUsers ? await accessibleUserIds(app, { realm, user: viewer }) : undefined;
+  if (accessible) records = records.filter((r) => accessible.has(r.userId));
   const presences: Record<string, unknown> = {};
   for (const r of records) {
     if (q.modern) presences[String(r.userId)] = modernPresence(r, r.dateJoined);

@@ -15,12 +15,12 @@ import {
   type UserRow,
 } from "../store/users.js";
 import { profileDataByUser, type ProfileData } from "../store/custom_profile_fields.js";
-import { accessibleUserIds as accessibleUserIdsOf, canAccessAllUsers } from "../store/user_access.js";
+import { accessibleUserIds as accessibleUserIdsOf } from "../store/user_access.js";
 import { addSubscriptions } from "../store/subscriptions.js";
 import { badRequest } from "../http/errors.js";
 import { canSeeDeliveryEmail, emailVisibility, formatInaccessibleUser, formatUser, visibilityAllowsRole } from "../format/users.js";
 import { isValidEmail, nameKey, passwordStrongEnough, validateFullName } from "../domain/users.js";
-import { addGroupMembers, systemGroupIds } from "../store/groups.js";
+import { addGroupMembers, groupsOfUser, systemGroupIds } from "../store/groups.js";
 import { generateApiKey, hashPassword } from "../security/credentials.js";
 import { isFullMember, systemGroupForRole } from "../domain/system_groups.js";
 import { Role, isGuest } from "../domain/roles.js";
@@ -114,9 +114,14 @@ const noSuchUser = () => badRequest("No such user");
  * The users a guest may see in full when the organization's can_access_all_users_group leaves
  * them out; undefined when the caller may see everyone. Bots are always visible.
  */
-export async function accessibleUserIds(app: AppContext, caller: Caller): Promise<Set<number> | undefined> {
-  if (await canAccessAllUsers(app.db, caller.realm, caller.user.id)) return undefined;
-  return accessibleUserIdsOf(app.db, caller.realm, caller.user.id);
+export async function accessibleUserIds(app: AppContext, { realm, user }: Pick<Caller, "realm" | "user">): Promise<Set<number> | undefined> {
+  if ((await groupsOf(app, app.db, user)).has(realm.groupSettings.can_access_all_users_group)) return undefined;
+  return accessibleUserIdsOf(app.db, realm, user.id);
+}
+
+/** The user's groups, direct and through subgroups: from memory until a group, a membership or a user changes. */
+export async function groupsOf(app: AppContext, db: Executor, user: UserRow): Promise<ReadonlySet<number>> {
+  return (await app.caches.groupsOfUser.get(`${user.realm_id}:${user.id}`, db, () => groupsOfUser(db, user.realm_id, user.id)))!;
 }
 
 const hiddenFrom = (accessible: Set<number> | undefined, user: UserRow) =>

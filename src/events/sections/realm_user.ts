@@ -3,9 +3,7 @@ import { registerStateSection, type State, type StateContext } from "../state.js
 import type { Event } from "../shaping.js";
 import { formatUser, gravatarUrl } from "../../format/users.js";
 import { Role, isAdmin, isGuest, isOwner } from "../../domain/roles.js";
-import { groupsOfUser } from "../../store/groups.js";
-import { realmUserRows } from "../../actions/users.js";
-import { accessibleUserIds, canAccessAllUsers } from "../../store/user_access.js";
+import { accessibleUserIds, groupsOf, realmUserRows } from "../../actions/users.js";
 import { profileDataByUser } from "../../store/custom_profile_fields.js";
 import type { UserRow } from "../../store/users.js";
 import { RawJson } from "../../http/raw_json.js";
@@ -184,7 +182,7 @@ class UserEntries {
 async function realmUserState(ctx: StateContext): Promise<State> {
   const { app, realm, user: me, options } = ctx;
   const users = await realmUserRows(app, realm.id);
-  const accessible = (await canAccessAllUsers(app.db, realm, me.id)) ? null : await accessibleUserIds(app.db, realm, me.id);
+  const accessible = await accessibleUserIds(app, { realm, user: me });
   let entries: UserEntries;
   if (!accessible) {
     entries = new UserEntries(await serializedUsers(ctx, users));
@@ -210,7 +208,7 @@ async function realmUserState(ctx: StateContext): Promise<State> {
     .filter((u) => u.is_system_bot === 1)
     .map((u) => ({ ...formatUser(u, me), is_system_bot: true }));
 
-  const groups = await groupsOfUser(app.db, realm.id, me.id);
+  const groups = await groupsOf(app, app.db, me);
   const member = (setting: string) => groups.has(realm.groupSettings[setting]);
   const canCreatePrivate = member("can_create_private_channel_group");
   const canCreatePublic = member("can_create_public_channel_group");
