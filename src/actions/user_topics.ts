@@ -26,14 +26,12 @@ export interface ApiUserTopic {
 /** The legacy form of a muted topic: [channel name, topic, when muted]. */
 export type MutedTopic = [string, string, number];
 
-export async function userTopicsOf(db: Executor, userId: number): Promise<ApiUserTopic[]> {
-  const rows = await listUserTopics(db, userId);
-  return rows.map((r) => ({ stream_id: r.stream_id, topic_name: r.topic_name, last_updated: Number(r.last_updated), visibility_policy: r.visibility_policy }));
-}
+type UserTopicListRow = Awaited<ReturnType<typeof listUserTopics>>[number];
+
+const mutedTopic = (r: UserTopicListRow): MutedTopic => [r.stream_name, r.topic_name, Number(r.last_updated)];
 
 export async function mutedTopicsOf(db: Executor, userId: number): Promise<MutedTopic[]> {
-  const rows = await listUserTopics(db, userId, { mutedOnly: true });
-  return rows.map((r) => [r.stream_name, r.topic_name, Number(r.last_updated)]);
+  return (await listUserTopics(db, userId, { mutedOnly: true })).map(mutedTopic);
 }
 
 /**
@@ -157,7 +155,11 @@ async function topicHasOtherMessages(tx: Tx, streamId: number, topic: string, ex
   return (await q.limit(1).executeTakeFirst()) !== undefined;
 }
 
-/** The `user_topics` section of POST /register. */
-export async function userTopicsRegisterState(db: Executor, userId: number): Promise<{ user_topics: ApiUserTopic[] }> {
-  return { user_topics: await userTopicsOf(db, userId) };
+/** POST /register's `user_topics` and legacy `muted_topics`, from one read of the user's policies. */
+export async function userTopicLists(db: Executor, userId: number): Promise<{ user_topics: ApiUserTopic[]; muted_topics: MutedTopic[] }> {
+  const rows = await listUserTopics(db, userId);
+  return {
+    user_topics: rows.map((r) => ({ stream_id: r.stream_id, topic_name: r.topic_name, last_updated: Number(r.last_updated), visibility_policy: r.visibility_policy })),
+    muted_topics: rows.filter((r) => r.visibility_policy === VisibilityPolicy.MUTED).map(mutedTopic),
+  };
 }
