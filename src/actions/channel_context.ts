@@ -54,6 +54,19 @@ export async function userFacts(app: AppContext, db: Executor, user: UserRow): P
   };
 }
 
+/**
+ * The active subscribers of each channel, from memory until a subscription or a user changes:
+ * a client that registers with `include_subscribers` gets those of every channel it may see,
+ * a million ids in an organization of 10,000 users. Shared, so frozen.
+ */
+export async function channelSubscriberLists(app: AppContext, db: Executor, streamIds: readonly number[]): Promise<Map<number, readonly number[]>> {
+  const lists = await app.caches.channelSubscribers.getMany(streamIds.map(String), db, async (missing) => {
+    const loaded = await subscribersByStream(db, missing.map(Number));
+    return new Map([...loaded].map(([id, users]) => [String(id), Object.freeze(users)]));
+  });
+  return new Map(streamIds.map((id) => [id, lists.get(String(id)) ?? []]));
+}
+
 /** The channels the user is actively subscribed to: from memory until a subscription changes. Shared, so read-only. */
 export async function subscribedChannelIds(app: AppContext, db: Executor, userId: number): Promise<ReadonlySet<number>> {
   return (await app.caches.subscribedChannels.get(String(userId), db, () => subscribedStreamIds(db, userId)))!;
@@ -138,7 +151,7 @@ export async function streamDisplayData(
   // Inside a transaction that changed subscriptions, the organization's counts would be read
   // afresh and thrown away: the few channels shown are counted instead.
   const committed = readsCommittedState(db, SUBSCRIBER_COUNT_TABLES);
-  const subscribers = opts.subscribers || !committed ? await subscribersByStream(db, ids) : undefined;
+  const subscribers = !committed ? await subscribersByStream(db, ids) : opts.subscribers ? await channelSubscriberLists(app, db, ids) : undefined;
   const subscriberCounts =
     realmId === undefined
       ? new Map<number, number>()

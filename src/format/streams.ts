@@ -11,7 +11,7 @@ export interface StreamDisplayData {
   groupNames: Map<number, string | null>;
   subscriberCounts: Map<number, number>;
   /** Present when the caller asked for the subscribers themselves. */
-  subscribers?: Map<number, number[]>;
+  subscribers?: ReadonlyMap<number, readonly number[]>;
   weeklyTraffic: Map<number, number | null>;
   recentlyActive: Map<number, boolean>;
 }

@@ -53,13 +53,19 @@ export function serializeWithRaw(body: Record<string, unknown>, suffix = ""): st
   return Buffer.concat(chunks);
 }
 
-/** The members of `fields`, then those of the JSON object `raw`, as one JSON object followed by `suffix`. */
+/**
+ * The members of `fields` (whose values may be RawJson), then those of the JSON object `raw`, as
+ * one JSON object followed by `suffix`.
+ */
 export function extendRawObject(fields: Record<string, unknown>, raw: RawJson, suffix = ""): Buffer {
-  const head = JSON.stringify(fields).slice(0, -1);
+  const serialized = serializeWithRaw(fields);
+  const head = (typeof serialized === "string" ? Buffer.from(serialized) : serialized).subarray(0, -1);
   const object = raw.chunks.length === 1 ? raw.chunks[0] : Buffer.concat(raw.chunks);
   const members = object.subarray(1, -1);
-  return Buffer.concat([Buffer.from(members.length ? head + "," : head), members, Buffer.from("}" + suffix)]);
+  return Buffer.concat([head, members.length ? COMMA : EMPTY, members, Buffer.from("}" + suffix)]);
 }
+
+const [COMMA, EMPTY] = [",", ""].map((c) => Buffer.from(c));
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

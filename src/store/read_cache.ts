@@ -58,6 +58,32 @@ export class ReadCache<T extends object> {
     }
   }
 
+  /**
+   * The values for several keys, those with none at the current versions loaded together by one
+   * call of `load` (which may leave out keys that have no value). Kept as `get` keeps them.
+   */
+  async getMany(keys: readonly string[], db: { isTransaction: boolean }, load: (missing: string[]) => Promise<Map<string, T>>): Promise<Map<string, T>> {
+    const current = this.tables.map((t) => this.versions.of(t));
+    const out = new Map<string, T>();
+    const missing: string[] = [];
+    for (const key of keys) {
+      const entry = this.entries.get(key);
+      if (entry && sameVersions(entry.versions, current)) {
+        this.entries.delete(key);
+        this.entries.set(key, entry);
+        out.set(key, entry.value);
+      } else missing.push(key);
+    }
+    if (!missing.length) return out;
+    const loaded = await load(missing);
+    const keep = !db.isTransaction || readsCommittedState(db, this.tables);
+    for (const [key, value] of loaded) {
+      out.set(key, value);
+      if (keep) this.keep(key, value, current);
+    }
+    return out;
+  }
+
   /** A write while loading may have made the value stale: it is kept only if nothing moved. */
   private keep(key: string, value: T | undefined, versions: number[]): void {
     if (value === undefined || !sameVersions(versions, this.tables.map((t) => this.versions.of(t)))) return;

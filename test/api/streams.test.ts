@@ -270,6 +270,16 @@ describe("POST /register's channel lists", () => {
     assert.deepEqual(find(body.never_subscribed, never)!.subscribers, [t.admin.id]);
     const { subscribers: _, ...rest } = find(body.never_subscribed, never)!;
     assert.deepEqual(rest, (await ok(api(t.member2).get(`/streams/${never}`))).stream);
+
+    // Subscriber lists are kept between registers, until a subscription changes.
+    await ok(api(t.admin).post("/users/me/subscriptions", { subscriptions: [{ name: "never" }, { name: "left" }], principals: [t.member.id] }));
+    body = await state("true");
+    assert.deepEqual(find(body.never_subscribed, never)!.subscribers, [t.admin.id, t.member.id].sort((a, b) => a - b));
+    assert.deepEqual(find(body.unsubscribed, left)!.subscribers, await members(left));
+    assert.ok((find(body.unsubscribed, left)!.subscribers as number[]).includes(t.member.id));
+    await ok(api(t.admin).delete("/users/me/subscriptions", { subscriptions: ["never", "left"], principals: [t.member.id] }));
+    body = await state("true");
+    assert.deepEqual(find(body.never_subscribed, never)!.subscribers, [t.admin.id]);
   });
 });
 

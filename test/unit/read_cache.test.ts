@@ -72,6 +72,42 @@ describe("ReadCache", () => {
     assert.deepEqual(await cache.get("k", outside, async () => ({ n: 3 })), { n: 2 });
   });
 
+  test("getMany loads only the keys without a current value, in one call, and keeps them", async () => {
+    const cache = new ReadCache<{ key: string; n: number }>(versions, ["users"], 10);
+    const calls: string[][] = [];
+    let n = 0;
+    const load = async (missing: string[]) => {
+      calls.push(missing);
+      n++;
+      // "none" finds nothing.
+      return new Map(missing.filter((k) => k !== "none").map((key) => [key, { key, n }]));
+    };
+    await cache.get("a", outside, async () => ({ key: "a", n: 0 }));
+    const first = await cache.getMany(["a", "b", "c", "none"], outside, load);
+    assert.deepEqual([...first.keys()].sort(), ["a", "b", "c"]);
+    assert.deepEqual(first.get("a"), { key: "a", n: 0 });
+    assert.deepEqual(first.get("b"), { key: "b", n: 1 });
+    assert.deepEqual((await cache.getMany(["b", "c", "none"], outside, load)).get("c"), { key: "c", n: 1 });
+    assert.deepEqual(calls, [["b", "c", "none"], ["none"]]);
+    versions.bump(["users"]);
+    assert.deepEqual((await cache.getMany(["a", "b"], outside, load)).get("a"), { key: "a", n: 3 });
+    assert.deepEqual(calls.at(-1), ["a", "b"]);
+  });
+
+  test("getMany keeps nothing read while a table was written, nor what a transaction read", async () => {
+    const cache = new ReadCache<{ n: number }>(versions, ["users"], 10);
+    let n = 0;
+    const racing = async (missing: string[]) => {
+      versions.bump(["users"]);
+      return new Map(missing.map((k) => [k, { n: ++n }]));
+    };
+    const plain = async (missing: string[]) => new Map(missing.map((k) => [k, { n: ++n }]));
+    assert.deepEqual((await cache.getMany(["k"], outside, racing)).get("k"), { n: 1 });
+    assert.deepEqual((await cache.getMany(["k"], inTransaction, plain)).get("k"), { n: 2 });
+    assert.deepEqual((await cache.getMany(["k"], outside, plain)).get("k"), { n: 3 });
+    assert.deepEqual((await cache.getMany(["k"], outside, plain)).get("k"), { n: 3 });
+  });
+
   test("nothing is kept for a key that finds nothing", async () => {
     const cache = new ReadCache<{ n: number }>(versions, ["users"], 10);
     let loads = 0;

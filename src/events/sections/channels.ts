@@ -2,7 +2,8 @@
 import { registerStateSection, type StateContext } from "../state.js";
 import { streamJsonFor } from "../../actions/streams.js";
 import { listFormerSubscriptions, listSubscriptions } from "../../actions/subscriptions.js";
-import { defaultStreamIds, subscribersByStream } from "../../store/streams.js";
+import { defaultStreamIds } from "../../store/streams.js";
+import { channelSubscriberLists } from "../../actions/channel_context.js";
 import { RawJson, extendRawObject } from "../../http/raw_json.js";
 
 /** Every channel the user can see; archived ones only for clients that declared `archived_channels`. */
@@ -73,8 +74,17 @@ registerStateSection({
  * (as GET /streams/{stream_id}/members allows).
  */
 async function withSubscribers(ctx: StateContext, channels: readonly ChannelJson[]): Promise<ChannelJson[]> {
-  const subscribers = await subscribersByStream(ctx.app.db, channels.map((c) => c.id));
-  return channels.map((c) => ({ id: c.id, json: extendRawObject({ subscribers: subscribers.get(c.id) ?? [] }, new RawJson(c.json)) }));
+  const subscribers = await channelSubscriberLists(ctx.app, ctx.app.db, channels.map((c) => c.id));
+  return channels.map((c) => ({ id: c.id, json: extendRawObject({ subscribers: listJson(subscribers.get(c.id)!) }, new RawJson(c.json)) }));
+}
+
+const serializedLists = new WeakMap<readonly number[], RawJson>();
+
+/** A subscriber list as JSON, made once per list: the cached lists are shared until they change. */
+function listJson(list: readonly number[]): RawJson {
+  let json = serializedLists.get(list);
+  if (!json) serializedLists.set(list, (json = new RawJson(JSON.stringify(list))));
+  return json;
 }
 
 registerStateSection({
