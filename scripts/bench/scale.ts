@@ -289,6 +289,14 @@ function cases(r: Ready): Case[] {
       describe: (b) => `${(b.subscriptions as unknown[] | undefined)?.length ?? "?"} subscriptions, ${(b.unread_msgs as { count?: number } | undefined)?.count ?? "?"} unread`,
     },
     {
+      // As zulip-terminal registers: every visible channel comes with its subscribers.
+      label: "POST /register include_subscribers",
+      method: "POST",
+      route: "/register",
+      params: () => ({ include_subscribers: "true" }),
+      describe: (b) => `${((b.never_subscribed as { subscribers: unknown[] }[] | undefined) ?? []).reduce((n, c) => n + c.subscribers.length, 0).toLocaleString("en")} subscriber ids of channels not subscribed to`,
+    },
+    {
       label: "POST /messages to general (10k members)",
       method: "POST",
       route: "/messages",
