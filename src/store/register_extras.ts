@@ -9,7 +9,6 @@ import { preparedRead, preparedReadWith } from "./prepared.js";
 /** How many of a user's newest direct messages Zulip scans for recent conversations. */
 export const RECENT_DM_SCAN_LIMIT = 1000;
 
-/** The newest message id of each direct-message conversation among the user's newest direct messages. */
 const recentConversationRows = preparedRead((db, userId: number) => {
   const recent = copiesWithMessages(db)
     .select(["messages.id", "messages.dm_key"])
@@ -25,6 +24,7 @@ const recentConversationRows = preparedRead((db, userId: number) => {
     .groupBy("recent.dm_key");
 });
 
+/** The newest message id of each direct-message conversation among the user's newest direct messages. */
 export async function recentDirectMessageConversations(db: Executor, userId: number): Promise<{ dm_key: string; max_id: number }[]> {
   const rows = await recentConversationRows(db, userId);
   return rows.map((r) => ({ dm_key: r.dm_key!, max_id: Number(r.max_id) }));

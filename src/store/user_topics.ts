@@ -1,13 +1,13 @@
 import { sql, type Selectable, type SqlBool } from "kysely";
 import type { Executor, UserTopicTable } from "./schema.js";
-import { topicKey } from "../domain/topics.js";
+import { VisibilityPolicy, topicKey } from "../domain/topics.js";
 import { preparedReadWith } from "./prepared.js";
 
 export type UserTopicRow = Selectable<UserTopicTable>;
 
 /** A user's policies outside archived channels, oldest first. */
 export async function listUserTopics(db: Executor, userId: number, opts: { mutedOnly?: boolean } = {}) {
-  return userTopicRows(db, [opts.mutedOnly ? [sql<SqlBool>`${sql.ref("user_topics.visibility_policy")} = ${sql.lit(1)}`] : []], userId);
+  return userTopicRows(db, [opts.mutedOnly ? [sql<SqlBool>`${sql.ref("user_topics.visibility_policy")} = ${sql.lit(VisibilityPolicy.MUTED)}`] : []], userId);
 }
 
 const userTopicRows = preparedReadWith((db, [only], userId: number) => {
