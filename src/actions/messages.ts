@@ -10,7 +10,6 @@ import type { UserRow } from "../store/users.js";
 import { userProps } from "../format/users.js";
 import { getUserById, getUserByAnyEmail } from "../store/users.js";
 import { getStream, getStreamByName, getSubscription, type StreamRow } from "../store/streams.js";
-import { subscriberIds } from "../store/subscriptions.js";
 import { mutingUserIds } from "../store/muted_users.js";
 import {
   directMessageGroupRecipientId,
@@ -34,7 +33,7 @@ import { LIMITS } from "../domain/limits.js";
 import { checkChannelName } from "../domain/channels.js";
 import { checkTopicAllowed, effectiveTopicsPolicy, normalizeTopic } from "../domain/topics.js";
 import { canAccessHistory, postRefusal } from "../domain/channel_access.js";
-import { channelFacts, senderFacts, userFacts } from "./channel_context.js";
+import { channelFacts, channelSubscriberLists, senderFacts, userFacts } from "./channel_context.js";
 import { realmUserRows } from "./users.js";
 import { realmStreamRows } from "./streams.js";
 import { formatMessage, type MessageContext, type MessageFormatOptions } from "../format/messages.js";
@@ -194,7 +193,7 @@ export async function sendMessageInTx(
   if (target.kind === "stream") {
     recipientId = target.stream.recipient_id!;
     const streamId = target.stream.id;
-    recipientUserIds = (await app.caches.channelSubscribers.get(String(streamId), tx, () => subscriberIds(tx, streamId)))!;
+    recipientUserIds = (await channelSubscriberLists(app, tx, [streamId])).get(streamId)!;
   } else {
     const participants = [...new Set([sender.id, ...target.recipients.map((u) => u.id)])];
     dmKey = dmKeyFor(participants);

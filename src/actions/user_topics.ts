@@ -31,7 +31,7 @@ type UserTopicListRow = Awaited<ReturnType<typeof listUserTopics>>[number];
 const mutedTopic = (r: UserTopicListRow): MutedTopic => [r.stream_name, r.topic_name, Number(r.last_updated)];
 
 export async function mutedTopicsOf(db: Executor, userId: number): Promise<MutedTopic[]> {
-  return (await listUserTopics(db, userId, { mutedOnly: true })).map(mutedTopic);
+  return (await userTopicLists(db, userId)).muted_topics;
 }
 
 /**

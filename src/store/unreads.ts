@@ -5,8 +5,8 @@ import { isUnread } from "./message_flags.js";
 import { MAX_UNREAD_MESSAGES, topicPolicyKey, type UnreadRow } from "../domain/unreads.js";
 import { FLAG_BITS } from "../domain/message_flags.js";
 import { preparedRead } from "./prepared.js";
+import { activeSubscriptionsOf } from "./streams.js";
 
-/** The user's unread messages, newest first, leaving out channels they have unsubscribed from. */
 const unreadCopies = preparedRead((db, userId: number) => {
   const unsubscribed = db.selectFrom("subscriptions").select("stream_id").where("user_id", "=", userId).where("active", "=", 0);
   return (
@@ -21,6 +21,7 @@ const unreadCopies = preparedRead((db, userId: number) => {
   );
 });
 
+/** The user's unread messages, newest first, leaving out channels they have unsubscribed from. */
 export async function unreadRows(db: Executor, userId: number): Promise<UnreadRow[]> {
   const rows = await unreadCopies(db, userId);
   return rows.map((r) => ({ messageId: r.id, streamId: r.stream_id, topic: r.topic, dmKey: r.dm_key, flags: r.flags }));
@@ -37,11 +38,7 @@ export async function topicPolicies(db: Executor, userId: number): Promise<Map<s
 }
 
 /** Channels the user muted (the `is_muted` subscription setting). */
-const activeSubscriptionProps = preparedRead((db, userId: number) =>
-  db.selectFrom("subscriptions").select(["stream_id", "props"]).where("user_id", "=", userId).where("active", "=", 1),
-);
-
 export async function mutedStreamIds(db: Executor, userId: number): Promise<number[]> {
-  const subs = await activeSubscriptionProps(db, userId);
+  const subs = await activeSubscriptionsOf(db, userId);
   return subs.filter((s) => JSON.parse(s.props).is_muted === true).map((s) => s.stream_id);
 }

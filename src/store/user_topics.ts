@@ -1,25 +1,20 @@
-import { sql, type Selectable, type SqlBool } from "kysely";
+import type { Selectable } from "kysely";
 import type { Executor, UserTopicTable } from "./schema.js";
-import { VisibilityPolicy, topicKey } from "../domain/topics.js";
-import { preparedReadWith } from "./prepared.js";
+import { topicKey } from "../domain/topics.js";
+import { preparedRead } from "./prepared.js";
 
 export type UserTopicRow = Selectable<UserTopicTable>;
 
 /** A user's policies outside archived channels, oldest first. */
-export async function listUserTopics(db: Executor, userId: number, opts: { mutedOnly?: boolean } = {}) {
-  return userTopicRows(db, [opts.mutedOnly ? [sql<SqlBool>`${sql.ref("user_topics.visibility_policy")} = ${sql.lit(VisibilityPolicy.MUTED)}`] : []], userId);
-}
-
-const userTopicRows = preparedReadWith((db, [only], userId: number) => {
-  let q = db
+export const listUserTopics = preparedRead((db, userId: number) =>
+  db
     .selectFrom("user_topics")
     .innerJoin("streams", "streams.id", "user_topics.stream_id")
     .select(["user_topics.stream_id", "streams.name as stream_name", "user_topics.topic_name", "user_topics.visibility_policy", "user_topics.last_updated"])
     .where("user_topics.user_id", "=", userId)
-    .where("streams.is_archived", "=", 0);
-  for (const c of only) q = q.where(c);
-  return q.orderBy("user_topics.id");
-});
+    .where("streams.is_archived", "=", 0)
+    .orderBy("user_topics.id"),
+);
 
 /** Every user's row for one topic of a channel. */
 export async function userTopicsOfTopic(db: Executor, streamId: number, topic: string): Promise<UserTopicRow[]> {
