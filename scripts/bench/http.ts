@@ -158,7 +158,7 @@ interface Load {
   errors: number;
 }
 
-async function load(server: ServerHandle, target: Target, seconds: number, connections: number, profileDir?: string): Promise<Load> {
+async function load(server: ServerHandle, target: Target, seconds: number, connections: number, profileDir?: string, label = target.name): Promise<Load> {
   if (profileDir) await server.call("profile start");
   const before = (await server.call("cpu")).cpuMicros as number;
   const result = await autocannon({
@@ -173,7 +173,7 @@ async function load(server: ServerHandle, target: Target, seconds: number, conne
     body: target.body,
   });
   const after = (await server.call("cpu")).cpuMicros as number;
-  if (profileDir) await server.call(`profile ${profileFile(profileDir, target.name)}`);
+  if (profileDir) await server.call(`profile ${profileFile(profileDir, label)}`);
   const requests = result.requests.total;
   return {
     rps: result.requests.average,
@@ -220,7 +220,7 @@ export async function run(args: string[]): Promise<void> {
   const seconds = option(args, "seconds", 5);
   const connections = option(args, "connections", 50);
   const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length);
-  // A CPU profile of Confab's process under each load, for scripts/cpuprofile-top.ts.
+  // A CPU profile of each server's process under each load, for scripts/cpuprofile-top.ts.
   const profileDir = args.find((a) => a.startsWith("--cpu-prof="))?.slice("--cpu-prof=".length);
   console.log(`HTTP hot path (autocannon, ${connections} connections, ${seconds} s each; node ${process.version}; ${os.cpus().length} CPUs)`);
 
@@ -250,7 +250,7 @@ export async function run(args: string[]): Promise<void> {
   const bare: Record<string, { load: Load; trips: { p50: number; p99: number } }> = {};
   for (const [name, mode] of [["bare Node http", "http-bare-node"], ["bare Fastify", "http-bare-fastify"]] as const) {
     const server = await startServer(mode, confab.ready.body);
-    bare[name] = { load: await load(server, targets[0], seconds, connections), trips: await roundTrips(server, 300) };
+    bare[name] = { load: await load(server, targets[0], seconds, connections, profileDir, name), trips: await roundTrips(server, 300) };
     await closeChild(server);
   }
 
