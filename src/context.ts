@@ -18,6 +18,7 @@ import type { Realm } from "./store/realms.js";
 import type { ProfileData } from "./store/custom_profile_fields.js";
 import type { RenderDataCaches } from "./markdown/context.js";
 import type { SerializedUsers } from "./events/sections/realm_user.js";
+import type { GroupDescription } from "./format/group_setting.js";
 
 /** A source of the current time in UNIX seconds; injectable so tests control time. */
 export interface Clock {
@@ -85,6 +86,8 @@ export interface Caches {
   subscriberCounts: ReadCache<Map<number, number>>;
   /** A channel's active subscribers (user ids, ascending), by channel id: whom a message goes to. */
   channelSubscribers: ReadCache<readonly number[]>;
+  /** A group's name, active direct members and direct subgroups, by group id: what settings show. */
+  groupDescriptions: ReadCache<GroupDescription>;
   /** The groups a user is in, directly or through subgroups, by "realm id:user id". */
   groupsOfUser: ReadCache<ReadonlySet<number>>;
   /** The channels a user is actively subscribed to, by user id. */

@@ -27,6 +27,8 @@ const CACHED_SUBSCRIBERS = 10_000;
 const CACHED_ORGANIZATIONS = 100;
 /** Channels whose subscriber lists are kept: the busiest of a large organization. */
 const CACHED_CHANNELS = 2000;
+/** Groups whose descriptions are kept: the role groups and anonymous groups that settings point at. */
+const CACHED_GROUPS = 20_000;
 /** How long channel traffic is kept: Zulip's comes from statistics filled in hourly. */
 const CHANNEL_ACTIVITY_SECONDS = 3600;
 /** Characters of messages kept for GET /messages (UTF-16, so about twice as many bytes). */
@@ -98,6 +100,7 @@ export async function openAppContext(
       userGroups: new ReadCache(database.versions, USER_GROUP_TABLES, CACHED_ORGANIZATIONS),
       subscriberCounts: new ReadCache(database.versions, SUBSCRIBER_COUNT_TABLES, CACHED_ORGANIZATIONS),
       channelSubscribers: new ReadCache(database.versions, SUBSCRIBER_COUNT_TABLES, CACHED_CHANNELS),
+      groupDescriptions: new ReadCache(database.versions, USER_GROUP_TABLES, CACHED_GROUPS),
       groupsOfUser: new ReadCache(database.versions, USER_GROUP_TABLES, CACHED_USERS),
       subscribedChannels: new ReadCache(database.versions, ["subscriptions"], CACHED_SUBSCRIBERS),
       channelActivity: new ExpiringCache(clock, CHANNEL_ACTIVITY_SECONDS, CACHED_ORGANIZATIONS),

@@ -6,7 +6,8 @@ import type { Executor } from "../store/schema.js";
 import { CHANNEL_GROUP_SETTINGS } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
-import { describeGroups, groupsOfUser, recursiveMemberIds } from "../store/groups.js";
+import { groupsOfUser, recursiveMemberIds } from "../store/groups.js";
+import { groupDescriptions } from "./group_settings.js";
 import { groupsOf } from "./users.js";
 import {
   messageActivityOfRealm,
@@ -147,7 +148,7 @@ export async function streamDisplayData(
   const realmId = rows[0]?.realm_id;
   const groupIds = new Set<number>();
   for (const r of rows) for (const setting of CHANNEL_GROUP_SETTINGS) groupIds.add(r[setting]);
-  const groups = await describeGroups(db, [...groupIds]);
+  const groups = await groupDescriptions(app, db, [...groupIds]);
   // Inside a transaction that changed subscriptions, the organization's counts would be read
   // afresh and thrown away: the few channels shown are counted instead.
   const committed = readsCommittedState(db, SUBSCRIBER_COUNT_TABLES);

@@ -6,7 +6,9 @@
 import type { Tx } from "./run.js";
 import type { Realm } from "../store/realms.js";
 import { badRequest } from "../http/errors.js";
-import { createAnonymousGroup, systemGroupIds } from "../store/groups.js";
+import type { AppContext } from "../context.js";
+import type { Executor } from "../store/schema.js";
+import { createAnonymousGroup, describeGroups, systemGroupIds } from "../store/groups.js";
 import { getNamedGroup, getNamedGroups, replaceGroupMembership } from "../store/user_groups.js";
 import { activeRealmUserIdsAmong } from "../store/users.js";
 import {
@@ -21,9 +23,21 @@ import {
   type GroupSettingChange,
   type GroupSettingValue,
 } from "../domain/group_setting_value.js";
-import { groupSettingValueForApi } from "../format/group_setting.js";
+import { groupSettingValueForApi, type GroupDescription } from "../format/group_setting.js";
 
 export const invalidUserGroup = () => badRequest("Invalid user group");
+
+/**
+ * The groups that settings point at, as their values are shown: from memory until a group, a
+ * membership or a user changes. Shared between requests, so frozen.
+ */
+export async function groupDescriptions(app: AppContext, db: Executor, groupIds: readonly number[]): Promise<GroupDescription[]> {
+  const found = await app.caches.groupDescriptions.getMany(groupIds.map(String), db, async (missing) => {
+    const groups = await describeGroups(db, missing.map(Number));
+    return new Map(groups.map((g) => [String(g.id), Object.freeze({ ...g, directMembers: Object.freeze(g.directMembers), directSubgroups: Object.freeze(g.directSubgroups) })]));
+  });
+  return [...found.values()];
+}
 
 export async function nobodyGroupId(tx: Tx, realmId: number): Promise<number> {
   return (await systemGroupIds(tx, realmId)).get("role:nobody")!;

@@ -21,7 +21,12 @@ function sendReminderEvent(events: PendingEvents, realmId: number, userId: numbe
 
 /** GET /reminders and the register state: the user's reminders not sent yet, the earliest first. */
 export async function getReminders(db: Executor, userId: number): Promise<ApiReminder[]> {
-  return (await undeliveredScheduledMessages(db, userId, DELIVERY_TYPE.REMINDER)).map(formatReminder);
+  return remindersAmong(await undeliveredScheduledMessages(db, userId));
+}
+
+/** The reminders among a user's undelivered scheduled messages, as the API shows them. */
+export function remindersAmong(rows: readonly ScheduledMessageRow[]): ApiReminder[] {
+  return rows.filter((r) => r.delivery_type === DELIVERY_TYPE.REMINDER).map(formatReminder);
 }
 
 async function remindedMessage(app: AppContext, tx: Tx, realm: Realm, user: UserRow, messageId: number): Promise<RemindedMessage> {

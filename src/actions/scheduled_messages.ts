@@ -75,7 +75,12 @@ async function render(app: AppContext, db: Executor, realm: Realm, sender: UserR
 
 /** GET /scheduled_messages and the register state: the caller's messages not sent yet. */
 export async function getScheduledMessages(db: Executor, userId: number): Promise<ApiScheduledMessage[]> {
-  return (await undeliveredScheduledMessages(db, userId)).map(formatScheduledMessage);
+  return scheduledMessagesAmong(await undeliveredScheduledMessages(db, userId));
+}
+
+/** The messages to be sent later among a user's undelivered scheduled messages, as the API shows them. */
+export function scheduledMessagesAmong(rows: readonly ScheduledMessageRow[]): ApiScheduledMessage[] {
+  return rows.filter((r) => r.delivery_type === DELIVERY_TYPE.SEND_LATER).map(formatScheduledMessage);
 }
 
 /**

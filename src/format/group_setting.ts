@@ -9,13 +9,15 @@ export interface GroupDescription {
   id: number;
   /** null for the anonymous groups that hold a setting's value. */
   name: string | null;
+  /** One of the organization's role groups (`role:members`, ...). */
+  isSystem: boolean;
   /** Active direct members. */
   directMembers: readonly number[];
   directSubgroups: readonly number[];
 }
 
 /** A named group is shown as its id; an anonymous one as its active members and subgroups, sorted. */
-export function groupSettingValue(group: GroupDescription): GroupSettingValue {
+export function groupSettingValue(group: Omit<GroupDescription, "isSystem">): GroupSettingValue {
   if (group.name !== null) return group.id;
   return {
     direct_members: [...group.directMembers].sort((a, b) => a - b),

@@ -86,7 +86,9 @@ export async function createAnonymousGroup(
   return id;
 }
 
-const groupNames = preparedRead((db, ids: readonly number[]) => db.selectFrom("user_groups").select(["id", "name"]).where("id", "in", idList(db, ids)));
+const groupNames = preparedRead((db, ids: readonly number[]) =>
+  db.selectFrom("user_groups").select(["id", "name", "is_system_group"]).where("id", "in", idList(db, ids)),
+);
 
 /** Name, active direct members and direct subgroups of each group, for showing setting values. */
 export async function describeGroups(db: Executor, groupIds: readonly number[]): Promise<GroupDescription[]> {
@@ -100,6 +102,7 @@ export async function describeGroups(db: Executor, groupIds: readonly number[]):
   return groups.map((g) => ({
     id: g.id,
     name: g.name,
+    isSystem: g.is_system_group === 1,
     directMembers: memberships.get(g.id)?.members ?? [],
     directSubgroups: memberships.get(g.id)?.subgroups ?? [],
   }));

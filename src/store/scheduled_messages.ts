@@ -9,21 +9,19 @@ export type ScheduledMessageRow = Selectable<ScheduledMessageTable>;
 export type NewScheduledMessage = Omit<Insertable<ScheduledMessageTable>, "id">;
 export type ScheduledMessageChanges = Updateable<ScheduledMessageTable>;
 
-/** The user's messages (or reminders) not sent yet, failed ones included, the earliest first. */
-const undeliveredOfType = preparedRead((db, senderId: number, deliveryType: number) =>
+/**
+ * The user's messages and reminders not sent yet, failed ones included, the earliest first: one
+ * read for both, which POST /register shows side by side.
+ */
+export const undeliveredScheduledMessages: (db: Executor, senderId: number) => Promise<ScheduledMessageRow[]> = preparedRead((db, senderId: number) =>
   db
     .selectFrom("scheduled_messages")
     .selectAll()
     .where("sender_id", "=", senderId)
-    .where("delivery_type", "=", deliveryType)
     .where("delivered", "=", 0)
     .orderBy("scheduled_timestamp")
     .orderBy("id"),
 );
-
-export async function undeliveredScheduledMessages(db: Executor, senderId: number, deliveryType: number = DELIVERY_TYPE.SEND_LATER): Promise<ScheduledMessageRow[]> {
-  return undeliveredOfType(db, senderId, deliveryType);
-}
 
 /**
  * One of the user's scheduled messages (or reminders); another user's is not found. With `lock`,

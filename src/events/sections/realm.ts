@@ -9,7 +9,7 @@ import {
   STREAM_PERMISSION_SETTINGS,
   legacyPolicy,
 } from "../../domain/permission_settings.js";
-import { describeGroups, systemGroupIds } from "../../store/groups.js";
+import { groupDescriptions } from "../../actions/group_settings.js";
 import { groupSettingValues } from "../../format/group_setting.js";
 
 /** Zulip's organization properties, reported as `realm_<name>`. */
@@ -106,8 +106,9 @@ async function realmState(ctx: StateContext) {
   }
 
   const settingIds = Object.values(realm.groupSettings);
-  const values = groupSettingValues(await describeGroups(app.db, settingIds));
-  const systemNames = new Map([...(await systemGroupIds(app.db, realm.id))].map(([name, id]) => [id, name]));
+  const groups = await groupDescriptions(app, app.db, settingIds);
+  const values = groupSettingValues(groups);
+  const systemNames = new Map(groups.filter((g) => g.isSystem).map((g) => [g.id, g.name!]));
   for (const [setting, groupId] of Object.entries(realm.groupSettings)) state[`realm_${setting}`] = values.get(groupId) ?? groupId;
   const systemName = (setting: string) => systemNames.get(realm.groupSettings[setting]);
   state.realm_create_public_stream_policy = legacyPolicy("common", systemName("can_create_public_channel_group"));

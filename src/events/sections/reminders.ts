@@ -1,6 +1,7 @@
 /** The `reminders` section: the user's reminders not sent yet, the earliest first. */
 import { registerStateSection } from "../state.js";
-import { getReminders } from "../../actions/reminders.js";
+import { remindersAmong } from "../../actions/reminders.js";
+import { undeliveredOf } from "./scheduled_messages.js";
 import type { ApiReminder } from "../../domain/reminders.js";
 
 const byDeliveryTime = (a: ApiReminder, b: ApiReminder) =>
@@ -10,7 +11,7 @@ registerStateSection({
   name: "reminders",
   fetchTypes: ["reminders"],
   eventTypes: ["reminders"],
-  fetch: async ({ app, user }) => ({ reminders: await getReminders(app.db, user.id) }),
+  fetch: async (ctx) => ({ reminders: remindersAmong(await undeliveredOf(ctx)) }),
   apply(state, event) {
     const list = state.reminders as ApiReminder[];
     if (event.op === "add") {
