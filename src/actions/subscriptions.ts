@@ -10,7 +10,6 @@ import { recursiveMemberIds, systemGroupIds } from "../store/groups.js";
 import { addSubscriptions, removeSubscriptions } from "../store/subscriptions.js";
 import {
   activeSubscriptionsOf,
-  formerSubscriptionsOf,
   getStream,
   getStreamsByNames,
   subscribersByStream,
@@ -506,14 +505,8 @@ export async function listSubscriptions(app: AppContext, user: UserRow, includeS
   return formatSubscriptionsOf(app, user, subs, (r) => includeArchived || !r.is_archived, includeSubscribers);
 }
 
-/** POST /register's `unsubscribed`: the user's former subscriptions to the channels given (those they may still see). */
-export async function listFormerSubscriptions(app: AppContext, user: UserRow, channelIds: ReadonlySet<number>, includeSubscribers: boolean) {
-  const subs = await formerSubscriptionsOf(app.db, user.id);
-  return formatSubscriptionsOf(app, user, subs, (r) => channelIds.has(r.id), includeSubscribers);
-}
-
 /** These subscriptions to the channels `shown` keeps, as subscription objects, by channel name. */
-async function formatSubscriptionsOf(
+export async function formatSubscriptionsOf(
   app: AppContext,
   user: UserRow,
   subscriptions: readonly SubscriptionRow[],

@@ -44,14 +44,16 @@ export async function subscribedStreamIds(db: Executor, userId: number): Promise
   return new Set((await subscribedStreamIdRows(db, userId)).map((r) => r.stream_id));
 }
 
-/** A user's subscriptions that are active (1) or that they left or were removed from (0). */
-const subscriptionsOf = preparedRead((db, userId: number, active: 0 | 1) =>
-  db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).where("active", "=", active),
+/** A user's active subscriptions. */
+export const activeSubscriptionsOf: (db: Executor, userId: number) => Promise<SubscriptionRow[]> = preparedRead((db, userId: number) =>
+  db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).where("active", "=", 1),
 );
 
-export const activeSubscriptionsOf = (db: Executor, userId: number): Promise<SubscriptionRow[]> => subscriptionsOf(db, userId, 1);
+/** Every subscription of the user, active or not: POST /register shows both kinds. */
+export const allSubscriptionsOf: (db: Executor, userId: number) => Promise<SubscriptionRow[]> = preparedRead((db, userId: number) =>
+  db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId),
+);
 
-export const formerSubscriptionsOf = (db: Executor, userId: number): Promise<SubscriptionRow[]> => subscriptionsOf(db, userId, 0);
 
 export async function getSubscription(db: Executor, userId: number, streamId: number): Promise<SubscriptionRow | undefined> {
   return db

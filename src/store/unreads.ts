@@ -5,7 +5,7 @@ import { isUnread } from "./message_flags.js";
 import { MAX_UNREAD_MESSAGES, topicPolicyKey, type UnreadRow } from "../domain/unreads.js";
 import { FLAG_BITS } from "../domain/message_flags.js";
 import { preparedRead } from "./prepared.js";
-import { activeSubscriptionsOf } from "./streams.js";
+import { activeSubscriptionsOf, type SubscriptionRow } from "./streams.js";
 
 const unreadCopies = preparedRead((db, userId: number) => {
   const unsubscribed = db.selectFrom("subscriptions").select("stream_id").where("user_id", "=", userId).where("active", "=", 0);
@@ -39,6 +39,10 @@ export async function topicPolicies(db: Executor, userId: number): Promise<Map<s
 
 /** Channels the user muted (the `is_muted` subscription setting). */
 export async function mutedStreamIds(db: Executor, userId: number): Promise<number[]> {
-  const subs = await activeSubscriptionsOf(db, userId);
-  return subs.filter((s) => JSON.parse(s.props).is_muted === true).map((s) => s.stream_id);
+  return mutedAmong(await activeSubscriptionsOf(db, userId));
+}
+
+/** The muted channels among these subscriptions, active ones only. */
+export function mutedAmong(subscriptions: readonly SubscriptionRow[]): number[] {
+  return subscriptions.filter((s) => s.active === 1 && JSON.parse(s.props).is_muted === true).map((s) => s.stream_id);
 }

@@ -1,8 +1,8 @@
 /** Channels and the caller's subscriptions: the `subscription`, `stream` and `default_streams` sections. */
 import { registerStateSection, type StateContext } from "../state.js";
 import { streamJsonFor } from "../../actions/streams.js";
-import { listFormerSubscriptions, listSubscriptions } from "../../actions/subscriptions.js";
-import { defaultStreamIds } from "../../store/streams.js";
+import { formatSubscriptionsOf } from "../../actions/subscriptions.js";
+import { allSubscriptionsOf, defaultStreamIds } from "../../store/streams.js";
 import { channelSubscriberLists } from "../../actions/channel_context.js";
 import { RawJson, extendRawObject } from "../../http/raw_json.js";
 
@@ -33,6 +33,9 @@ function allVisible(ctx: StateContext): Promise<ChannelJson[]> {
   return ctx.memo("visible channels", () => streamJsonFor(ctx.app, ctx.user, allVisibleOptions(archived)));
 }
 
+/** Every subscription of the user, active or left: read once for this section and the unread summary. */
+export const subscriptionRowsOf = (ctx: StateContext) => ctx.memo("subscriptions", () => allSubscriptionsOf(ctx.app.db, ctx.user.id));
+
 const [OPEN, COMMA, CLOSE] = ["[", ",", "]"].map((c) => Buffer.from(c));
 
 /** The channels as a JSON array, laid end to end from their serialized entries. */
@@ -54,11 +57,15 @@ registerStateSection({
     const { app, user, options } = ctx;
     const archived = options.capabilities.archived_channels;
     const includeSubscribers = options.includeSubscribers !== false;
-    const subscriptions = await listSubscriptions(app, user, includeSubscribers, archived);
+    const rows = await subscriptionRowsOf(ctx);
+    const active = rows.filter((s) => s.active === 1);
+    const subscriptions = await formatSubscriptionsOf(app, user, active, (r) => archived || !r.is_archived, includeSubscribers);
     const subscribed = new Set(subscriptions.map((s) => s.stream_id as number));
     const others = (await allVisible(ctx)).filter((s) => !subscribed.has(s.id));
+    const visibleOthers = new Set(others.map((s) => s.id));
     // Channels left are shown as the subscriptions they were (color, notification settings).
-    const unsubscribed = await listFormerSubscriptions(app, user, new Set(others.map((s) => s.id)), includeSubscribers);
+    const former = rows.filter((s) => s.active === 0);
+    const unsubscribed = await formatSubscriptionsOf(app, user, former, (r) => visibleOthers.has(r.id), includeSubscribers);
     const formerly = new Set(unsubscribed.map((s) => s.stream_id as number));
     const never = others.filter((s) => !formerly.has(s.id));
     return {

@@ -10,7 +10,8 @@ import {
   type UnreadMessage,
 } from "../../domain/unreads.js";
 import { EMPTY_TOPIC_DISPLAY_NAME } from "../../domain/limits.js";
-import { topicPolicies, mutedStreamIds, unreadRows } from "../../store/unreads.js";
+import { mutedAmong, topicPolicies, unreadRows } from "../../store/unreads.js";
+import { subscriptionRowsOf } from "./channels.js";
 import { maxMessageIdForUser } from "../../store/users.js";
 
 registerStateSection({
@@ -32,8 +33,10 @@ registerStateSection({
   fetchTypes: ["update_message_flags", "message"],
   requireAll: true,
   eventTypes: ["message", "update_message_flags"],
-  async fetch({ app, user }) {
-    return { [RAW_UNREADS]: buildUnreads(user.id, await unreadRows(app.db, user.id), await mutedStreamIds(app.db, user.id), await topicPolicies(app.db, user.id)) };
+  async fetch(ctx) {
+    const { app, user } = ctx;
+    const muted = mutedAmong(await subscriptionRowsOf(ctx));
+    return { [RAW_UNREADS]: buildUnreads(user.id, await unreadRows(app.db, user.id), muted, await topicPolicies(app.db, user.id)) };
   },
   apply(state, event, { user }) {
     const raw = state[RAW_UNREADS] as RawUnreads;
