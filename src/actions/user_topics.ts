@@ -13,6 +13,7 @@ import { getStream, getStreamByName, type StreamRow } from "../store/streams.js"
 import { deleteUserTopic, listUserTopics, upsertUserTopic, userTopicsOfTopic } from "../store/user_topics.js";
 import { badRequest, incompatibleParameters } from "../http/errors.js";
 import { VisibilityPolicy, topicKey, visibilityPolicyAfterMerge } from "../domain/topics.js";
+import { topicPolicyMap } from "../domain/unreads.js";
 import { accessStreamById, accessStreamByName } from "./streams.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
 
@@ -155,11 +156,16 @@ async function topicHasOtherMessages(tx: Tx, streamId: number, topic: string, ex
   return (await q.limit(1).executeTakeFirst()) !== undefined;
 }
 
-/** POST /register's `user_topics` and legacy `muted_topics`, from one read of the user's policies. */
-export async function userTopicLists(db: Executor, userId: number): Promise<{ user_topics: ApiUserTopic[]; muted_topics: MutedTopic[] }> {
+/**
+ * POST /register's `user_topics` and legacy `muted_topics` (both leave archived channels out), and
+ * the policies of every channel's topics that its unread summary checks, from one read.
+ */
+export async function userTopicLists(db: Executor, userId: number): Promise<{ user_topics: ApiUserTopic[]; muted_topics: MutedTopic[]; policies: Map<string, number> }> {
   const rows = await listUserTopics(db, userId);
+  const shown = rows.filter((r) => r.is_archived === 0);
   return {
-    user_topics: rows.map((r) => ({ stream_id: r.stream_id, topic_name: r.topic_name, last_updated: Number(r.last_updated), visibility_policy: r.visibility_policy })),
-    muted_topics: rows.filter((r) => r.visibility_policy === VisibilityPolicy.MUTED).map(mutedTopic),
+    user_topics: shown.map((r) => ({ stream_id: r.stream_id, topic_name: r.topic_name, last_updated: Number(r.last_updated), visibility_policy: r.visibility_policy })),
+    muted_topics: shown.filter((r) => r.visibility_policy === VisibilityPolicy.MUTED).map(mutedTopic),
+    policies: topicPolicyMap(rows),
   };
 }

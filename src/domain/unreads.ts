@@ -27,6 +27,11 @@ export interface RawUnreads {
 
 export const topicPolicyKey = (streamId: number, topic: string) => `${streamId}\0${topicKey(topic)}`;
 
+/** Topic visibility policies keyed by `topicPolicyKey`, as the summary looks them up. */
+export function topicPolicyMap(rows: readonly { stream_id: number; topic_name: string; visibility_policy: number }[]): Map<string, number> {
+  return new Map(rows.map((r) => [topicPolicyKey(r.stream_id, r.topic_name), r.visibility_policy]));
+}
+
 /**
  * Whether a channel conversation is muted for the user: a topic's own policy overrides its
  * channel's muting either way (unmuted or followed topics of a muted channel are not muted).

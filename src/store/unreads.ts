@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { Executor } from "./schema.js";
 import { copiesWithMessages } from "./messages.js";
 import { isUnread } from "./message_flags.js";
-import { MAX_UNREAD_MESSAGES, topicPolicyKey, type UnreadRow } from "../domain/unreads.js";
+import { MAX_UNREAD_MESSAGES, topicPolicyMap, type UnreadRow } from "../domain/unreads.js";
 import { FLAG_BITS } from "../domain/message_flags.js";
 import { preparedRead } from "./prepared.js";
 import { activeSubscriptionsOf, type SubscriptionRow } from "./streams.js";
@@ -33,8 +33,7 @@ const topicPolicyRows = preparedRead((db, userId: number) =>
 );
 
 export async function topicPolicies(db: Executor, userId: number): Promise<Map<string, number>> {
-  const rows = await topicPolicyRows(db, userId);
-  return new Map(rows.map((r) => [topicPolicyKey(r.stream_id, r.topic_name), r.visibility_policy]));
+  return topicPolicyMap(await topicPolicyRows(db, userId));
 }
 
 /** Channels the user muted (the `is_muted` subscription setting). */

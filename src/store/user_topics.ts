@@ -5,14 +5,20 @@ import { preparedRead } from "./prepared.js";
 
 export type UserTopicRow = Selectable<UserTopicTable>;
 
-/** A user's policies outside archived channels, oldest first. */
+/** A user's policies with their channels' names and whether those are archived, oldest first. */
 export const listUserTopics = preparedRead((db, userId: number) =>
   db
     .selectFrom("user_topics")
     .innerJoin("streams", "streams.id", "user_topics.stream_id")
-    .select(["user_topics.stream_id", "streams.name as stream_name", "user_topics.topic_name", "user_topics.visibility_policy", "user_topics.last_updated"])
+    .select([
+      "user_topics.stream_id",
+      "streams.name as stream_name",
+      "streams.is_archived",
+      "user_topics.topic_name",
+      "user_topics.visibility_policy",
+      "user_topics.last_updated",
+    ])
     .where("user_topics.user_id", "=", userId)
-    .where("streams.is_archived", "=", 0)
     .orderBy("user_topics.id"),
 );
 

@@ -9,6 +9,7 @@ import {
   isTopicMuted,
   removeUnreadMessages,
   topicPolicyKey,
+  topicPolicyMap,
   type UnreadRow,
 } from "../../src/domain/unreads.js";
 
@@ -105,6 +106,21 @@ test("message events add unread messages; read ones and read-marking remove them
   u = aggregateUnreads(raw, null);
   assert.deepEqual(u.mentions, []);
   assert.equal(u.count, 1);
+});
+
+test("policies are keyed by channel and topic, the topic's case folded", () => {
+  const policies = topicPolicyMap([
+    { stream_id: 5, topic_name: "Loud", visibility_policy: 2 },
+    { stream_id: 6, topic_name: "Loud", visibility_policy: 1 },
+    { stream_id: 5, topic_name: "", visibility_policy: 3 },
+  ]);
+  assert.equal(policies.size, 3);
+  assert.equal(policies.get(topicPolicyKey(5, "lOUD")), 2);
+  assert.equal(policies.get(topicPolicyKey(6, "loud")), 1);
+  assert.equal(policies.get(topicPolicyKey(5, "")), 3);
+  assert.equal(policies.get(topicPolicyKey(7, "loud")), undefined);
+  assert.equal(isTopicMuted(new Set(), policies, 6, "LOUD"), true);
+  assert.equal(isTopicMuted(new Set([5]), policies, 5, "loud"), false);
 });
 
 test("a topic's visibility policy overrides its channel's muting, either way", () => {

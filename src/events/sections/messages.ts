@@ -10,8 +10,9 @@ import {
   type UnreadMessage,
 } from "../../domain/unreads.js";
 import { EMPTY_TOPIC_DISPLAY_NAME } from "../../domain/limits.js";
-import { mutedAmong, topicPolicies, unreadRows } from "../../store/unreads.js";
+import { mutedAmong, unreadRows } from "../../store/unreads.js";
 import { subscriptionRowsOf } from "./channels.js";
+import { userTopicListsOf } from "./user_topics.js";
 import { maxMessageIdForUser } from "../../store/users.js";
 
 registerStateSection({
@@ -36,7 +37,8 @@ registerStateSection({
   async fetch(ctx) {
     const { app, user } = ctx;
     const muted = mutedAmong(await subscriptionRowsOf(ctx));
-    return { [RAW_UNREADS]: buildUnreads(user.id, await unreadRows(app.db, user.id), muted, await topicPolicies(app.db, user.id)) };
+    const { policies } = await userTopicListsOf(ctx);
+    return { [RAW_UNREADS]: buildUnreads(user.id, await unreadRows(app.db, user.id), muted, policies) };
   },
   apply(state, event, { user }) {
     const raw = state[RAW_UNREADS] as RawUnreads;

@@ -6,8 +6,8 @@ import { registerStateSection, type StateContext } from "../state.js";
 import { userTopicLists, type ApiUserTopic } from "../../actions/user_topics.js";
 import { VisibilityPolicy, displayTopic, readEmptyTopicDisplayName, topicKey } from "../../domain/topics.js";
 
-// Both sections come from one read.
-const lists = (ctx: StateContext) => ctx.memo("user topics", () => userTopicLists(ctx.app.db, ctx.user.id));
+/** The user's topic policies, read once for both sections here and the unread summary. */
+export const userTopicListsOf = (ctx: StateContext) => ctx.memo("user topics", () => userTopicLists(ctx.app.db, ctx.user.id));
 
 const sameTopic = (a: ApiUserTopic, streamId: number, topic: string) => a.stream_id === streamId && topicKey(a.topic_name) === topicKey(topic);
 
@@ -15,7 +15,7 @@ registerStateSection({
   name: "user_topics",
   fetchTypes: ["user_topic"],
   eventTypes: ["user_topic"],
-  fetch: async (ctx) => ({ user_topics: (await lists(ctx)).user_topics }),
+  fetch: async (ctx) => ({ user_topics: (await userTopicListsOf(ctx)).user_topics }),
   apply(state, event) {
     const { stream_id, last_updated, visibility_policy } = event as unknown as ApiUserTopic;
     // Queued events may already show the empty topic by its display name; `finish` does that here.
@@ -37,7 +37,7 @@ registerStateSection({
   name: "muted_topics",
   fetchTypes: ["muted_topics"],
   eventTypes: ["muted_topics"],
-  fetch: async (ctx) => (wantsLegacyList(ctx) ? { muted_topics: (await lists(ctx)).muted_topics } : {}),
+  fetch: async (ctx) => (wantsLegacyList(ctx) ? { muted_topics: (await userTopicListsOf(ctx)).muted_topics } : {}),
   apply(state, event) {
     if ("muted_topics" in state) state.muted_topics = event.muted_topics;
   },
