@@ -54,7 +54,6 @@ export const allSubscriptionsOf: (db: Executor, userId: number) => Promise<Subsc
   db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId),
 );
 
-
 export async function getSubscription(db: Executor, userId: number, streamId: number): Promise<SubscriptionRow | undefined> {
   return db
     .selectFrom("subscriptions")

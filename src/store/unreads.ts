@@ -6,6 +6,7 @@ import { MAX_UNREAD_MESSAGES, topicPolicyMap, type UnreadRow } from "../domain/u
 import { FLAG_BITS } from "../domain/message_flags.js";
 import { preparedRead } from "./prepared.js";
 import { activeSubscriptionsOf, type SubscriptionRow } from "./streams.js";
+import { listUserTopics } from "./user_topics.js";
 
 const unreadCopies = preparedRead((db, userId: number) => {
   const unsubscribed = db.selectFrom("subscriptions").select("stream_id").where("user_id", "=", userId).where("active", "=", 0);
@@ -27,13 +28,9 @@ export async function unreadRows(db: Executor, userId: number): Promise<UnreadRo
   return rows.map((r) => ({ messageId: r.id, streamId: r.stream_id, topic: r.topic, dmKey: r.dm_key, flags: r.flags }));
 }
 
-/** The user's topic visibility policies, keyed as the unread summary looks them up. */
-const topicPolicyRows = preparedRead((db, userId: number) =>
-  db.selectFrom("user_topics").select(["stream_id", "topic_name", "visibility_policy"]).where("user_id", "=", userId),
-);
-
+/** The user's topic visibility policies (archived channels' too), keyed as the unread summary looks them up. */
 export async function topicPolicies(db: Executor, userId: number): Promise<Map<string, number>> {
-  return topicPolicyMap(await topicPolicyRows(db, userId));
+  return topicPolicyMap(await listUserTopics(db, userId));
 }
 
 /** Channels the user muted (the `is_muted` subscription setting). */
