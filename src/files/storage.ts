@@ -55,8 +55,11 @@ export class LocalFileStorage implements FileStorage {
     // Written aside and renamed, so a reader never sees half a file; the name stays short, as
     // the target's may already be as long as a filesystem allows.
     const partial = path.join(path.dirname(target), `.${randomBytes(8).toString("hex")}.part`);
+    // Opened before streaming, so the file exists by the time a failure removes it: a stream
+    // opening by path may create it only after a source that failed early was cleaned up.
+    const handle = await fs.promises.open(partial, "w");
     try {
-      await pipeline(Buffer.isBuffer(data) ? Readable.from([data]) : data, fs.createWriteStream(partial));
+      await pipeline(Buffer.isBuffer(data) ? Readable.from([data]) : data, handle.createWriteStream());
       await fs.promises.rename(partial, target);
     } catch (err) {
       await fs.promises.rm(partial, { force: true });
