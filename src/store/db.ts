@@ -2,11 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { Pool } from "pg";
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, type Migration } from "kysely";
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, type Migration } from "kysely";
 import type { DB, Executor } from "./schema.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import { QueryGuardPlugin } from "./query_guard.js";
 import { TableVersions, WriteWatchPlugin } from "./table_versions.js";
+import { ConfabSqliteDialect } from "./sqlite_compiler.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -134,7 +135,7 @@ export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
     file.pragma("wal_autocheckpoint = 10000");
     file.pragma("journal_size_limit = 67108864");
     const connection = withPreparedStatements(file);
-    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }), plugins: plugins(dialect) });
+    db = new Kysely<DB>({ dialect: new ConfabSqliteDialect({ database: connection }), plugins: plugins(dialect) });
     sqliteConnections.set(db.getExecutor().adapter, connection);
   }
   await migrate(db, dialect);

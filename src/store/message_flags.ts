@@ -147,7 +147,7 @@ export async function readersOf(db: Executor, messageId: number, senderId: numbe
     .where("user_messages.message_id", "=", messageId)
     .where("users.is_active", "=", 1)
     .where("users.id", "!=", senderId)
-    .where(sql<number>`(user_messages.flags & ${FLAG_BITS.read})`, "=", FLAG_BITS.read)
+    .where(sql<number>`(user_messages.flags & ${sql.lit(FLAG_BITS.read)})`, "=", FLAG_BITS.read)
     .orderBy("users.id")
     .execute();
 }

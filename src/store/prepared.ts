@@ -11,6 +11,8 @@
  */
 import {
   createQueryId,
+  LimitNode,
+  OffsetNode,
   sql,
   ValueNode,
   type Compilable,
@@ -62,6 +64,59 @@ function compileWithSlots(slots: readonly Slot[], compile: () => Compiled): Comp
   return compiled;
 }
 
+/** The arguments (by index) that a query compiled with slots takes as a LIMIT or OFFSET. */
+function countArguments(node: unknown, found: Set<number> = new Set()): Set<number> {
+  if (Array.isArray(node)) node.forEach((n) => countArguments(n, found));
+  if (!node || typeof node !== "object") return found;
+  const count = LimitNode.is(node as OperationNode) ? (node as LimitNode).limit : OffsetNode.is(node as OperationNode) ? (node as OffsetNode).offset : undefined;
+  if (count && ValueNode.is(count) && count.value instanceof Slot) found.add(count.value.index);
+  for (const key in node) if (key !== "kind") countArguments((node as Record<string, unknown>)[key], found);
+  return found;
+}
+
+/** Forms compiled per read for the counts it is given; clients ask for a handful of counts. */
+const COUNT_FORMS = 16;
+
+/**
+ * A read compiled once with a slot for each argument and, on SQLite, also once per value of the
+ * arguments it takes as a LIMIT or OFFSET, which SQLite wants written into the text (see
+ * sqlite_compiler.ts).
+ */
+class CompiledRead {
+  private readonly general: Compiled;
+  private readonly counts: readonly number[];
+  private readonly byCounts = new Map<string, Compiled>();
+
+  /** `compile` builds the query from the arguments given: slots, or counts in place of some. */
+  constructor(
+    dialect: Dialect,
+    private readonly slots: readonly Slot[],
+    private readonly argumentCount: number,
+    private readonly compile: (args: readonly unknown[]) => Compiled,
+  ) {
+    this.general = compileWithSlots(slots, () => compile(slots.slice(0, argumentCount)));
+    this.counts = dialect === "sqlite" ? [...countArguments(this.general.query)] : [];
+  }
+
+  for(args: readonly unknown[]): Compiled {
+    const counts = this.counts.map((i) => args[i]);
+    if (!counts.length || !counts.every(Number.isSafeInteger)) return this.general;
+    const key = counts.join(",");
+    let compiled = this.byCounts.get(key);
+    if (compiled) this.byCounts.delete(key);
+    else {
+      const given = this.slots.slice(0, this.argumentCount).map((slot, i) => (this.counts.includes(i) ? args[i] : slot));
+      compiled = compileWithSlots(
+        this.slots.filter((slot) => !this.counts.includes(slot.index)),
+        () => this.compile(given),
+      );
+      if (this.byCounts.size >= COUNT_FORMS) this.byCounts.delete(this.byCounts.keys().next().value!);
+    }
+    this.byCounts.set(key, compiled);
+    return compiled;
+  }
+}
+
 async function run<Row>(db: Executor, compiled: Compiled, values: readonly unknown[]): Promise<Row[]> {
   const parameters = compiled.parameters.map((p) => (p instanceof Slot ? bind(p, values[p.index]) : p));
   const result = await db.executeQuery<Row>({ sql: compiled.sql, parameters, query: compiled.query, queryId: createQueryId() });
@@ -71,17 +126,16 @@ async function run<Row>(db: Executor, compiled: Compiled, values: readonly unkno
 const slotsFor = (count: number) => Array.from({ length: count }, (_, i) => new Slot(i));
 
 export function preparedRead<Args extends unknown[], Row>(build: (db: Executor, ...args: Args) => Compilable<Row>) {
-  // One compiled form per dialect: a database's adapter object is shared by its transactions.
-  const compiledFor = new WeakMap<object, Compiled>();
+  // One compiled read per dialect: a database's adapter object is shared by its transactions.
+  const compiledFor = new WeakMap<object, CompiledRead>();
   return async (db: Executor, ...args: Args): Promise<Row[]> => {
     const adapter = db.getExecutor().adapter;
-    let compiled = compiledFor.get(adapter);
-    if (!compiled) {
-      const slots = slotsFor(args.length);
-      compiled = compileWithSlots(slots, () => build(db, ...(slots as unknown as Args)).compile());
-      compiledFor.set(adapter, compiled);
+    let read = compiledFor.get(adapter);
+    if (!read) {
+      read = new CompiledRead(dialectOf(db), slotsFor(args.length), args.length, (given) => build(db, ...(given as Args)).compile());
+      compiledFor.set(adapter, read);
     }
-    return run(db, compiled, args);
+    return run(db, read.for(args), args);
   };
 }
 
@@ -133,7 +187,7 @@ export type Conditions = readonly (readonly Expression<SqlBool>[])[];
  * prepared read's arguments are.
  */
 export function preparedReadWith<Args extends unknown[], Row>(build: (db: Executor, conditions: Conditions, ...args: Args) => Compilable<Row>) {
-  const compiledFor = new WeakMap<object, Map<string, Compiled>>();
+  const compiledFor = new WeakMap<object, Map<string, CompiledRead>>();
   return async (db: Executor, conditions: Conditions, ...args: Args): Promise<Row[]> => {
     const adapter = db.getExecutor().adapter;
     let shapes = compiledFor.get(adapter);
@@ -142,8 +196,8 @@ export function preparedReadWith<Args extends unknown[], Row>(build: (db: Execut
     const values: unknown[] = [];
     const shape = shapeOf(nodes, values);
     if (shape.length > MAX_SHAPE_CHARS) return (await db.executeQuery<Row>(build(db, conditions, ...args).compile())).rows;
-    let compiled = shapes.get(shape);
-    if (compiled) shapes.delete(shape);
+    let read = shapes.get(shape);
+    if (read) shapes.delete(shape);
     else {
       const slots = slotsFor(args.length);
       const slotted = nodes.map((list) =>
@@ -152,10 +206,11 @@ export function preparedReadWith<Args extends unknown[], Row>(build: (db: Execut
           return { expressionType: undefined, toOperationNode: () => node } as Expression<SqlBool>;
         }),
       );
-      compiled = compileWithSlots(slots, () => build(db, slotted, ...(slots as unknown as Args)).compile());
+      read = new CompiledRead(dialectOf(db), slots, args.length, (given) => build(db, slotted, ...(given as Args)).compile());
       if (shapes.size >= SHAPES) shapes.delete(shapes.keys().next().value!);
     }
-    shapes.set(shape, compiled);
-    return run(db, compiled, [...args, ...values]);
+    shapes.set(shape, read);
+    const all = [...args, ...values];
+    return run(db, read.for(all), all);
   };
 }

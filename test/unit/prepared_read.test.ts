@@ -14,6 +14,9 @@ const recipientsOfType = preparedRead((db, type: number, minTypeId: number) =>
 const recipientsWithTypeIds = preparedRead((db, typeIds: readonly number[]) =>
   db.selectFrom("recipients").select("type_id").where("type_id", "in", idList(db, typeIds)).orderBy("type_id"),
 );
+const recipientsPage = preparedRead((db, type: number, limit: number, offset: number) =>
+  db.selectFrom("recipients").select("type_id").where("type", "=", type).orderBy("type_id").limit(limit).offset(offset),
+);
 const realmsNamed = preparedRead((db, name: string) => db.selectFrom("realms").select("id").where("name", "=", name));
 
 async function open(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
@@ -57,6 +60,16 @@ describe("preparedRead", async () => {
     assert.deepEqual(await recipientsWithTypeIds(db, []), []);
     const many = Array.from({ length: 40_000 }, (_, i) => 9000 + i);
     assert.deepEqual((await recipientsWithTypeIds(db, many)).map((r) => r.type_id), [9001, 9002, 9003, 9004]);
+  });
+
+  test("takes a limit and an offset as arguments, each call with its own", async () => {
+    const page = async (limit: number, offset: number) => (await recipientsPage(db, 7, limit, offset)).map((r) => r.type_id);
+    // More counts than the forms kept per read, and each of them again after the others.
+    for (let round = 0; round < 2; round++) {
+      for (let limit = 0; limit < 20; limit++) assert.deepEqual(await page(limit, 1), [9002, 9003, 9004].slice(0, limit));
+    }
+    assert.deepEqual(await page(2, 0), [9001, 9002]);
+    assert.deepEqual(await page(2, 3), [9004]);
   });
 
   test("idList outside a prepared read is a programming error", () => {
