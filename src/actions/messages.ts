@@ -240,7 +240,8 @@ export async function sendMessageInTx(
 
   await claimMessageUploads(tx, events, realm, sender, message.id, target.kind === "stream" ? target.stream : null, rendered.html);
 
-  const ctx = await messageContext(app, tx, realm, [message]);
+  // A message just sent has no reactions yet.
+  const ctx = await messageContext(app, tx, realm, [message], new Map());
   const notice: Notice = {
     realmId: realm.id,
     event: {

@@ -85,13 +85,25 @@ interface Waiting {
 
 type Outcome = { ok: true; value: unknown; events: PendingEvents } | { ok: false; error: unknown };
 
+/** Thrown out of an attempt at a batch, so that its transaction is rolled back, when an action fails. */
+class FailedAction {
+  constructor(
+    readonly index: number,
+    readonly error: unknown,
+  ) {}
+}
+
 /**
  * SQLite commits by writing every page a transaction dirtied; a message to 100 people dirties
  * about 200 index pages, and writing them is most of the send. Actions that arrive in the same
- * turn of the event loop run one after another in one transaction, each inside a savepoint: one
- * that fails is rolled back alone, and pages that several of them touch are written once.
- * Nothing is answered, and no event sent, before the shared commit. If the transaction itself
- * fails, each action is run again in a transaction of its own.
+ * turn of the event loop run one after another in one transaction, so that pages that several of
+ * them touch are written once. Nothing is answered, and no event sent, before the shared commit.
+ *
+ * Most actions succeed, so they first run with nothing between them. When one fails, the
+ * transaction is rolled back, that one is answered with its error, and the others run again,
+ * each inside a savepoint (which copies every page it changes, a tenth of a send's cost) so that
+ * another failure is undone alone: at most two attempts, whatever fails. If a transaction fails
+ * by itself, each action is run again in a transaction of its own.
  */
 class ActionBatch {
   private readonly waiting: Waiting[] = [];
@@ -125,16 +137,17 @@ class ActionBatch {
   }
 
   private async runBatch(batch: Waiting[]): Promise<void> {
-    const written = new Set<string>();
-    let outcomes: Outcome[];
-    try {
-      outcomes = await this.app.db.transaction().execute((tx) => runEach(watchWrites(this.app, tx, written), batch));
-    } catch {
-      this.app.versions.bump(written);
+    let outcomes = await this.attempt((tx) => runInOrder(tx, batch));
+    if (outcomes instanceof FailedAction) {
+      batch[outcomes.index]!.reject(outcomes.error);
+      batch = batch.filter((_, i) => i !== (outcomes as FailedAction).index);
+      if (!batch.length) return;
+      outcomes = await this.attempt((tx) => runEach(tx, batch));
+    }
+    if (!Array.isArray(outcomes)) {
       for (const action of batch) runAlone(this.app, action.fn).then(action.resolve, action.reject);
       return;
     }
-    this.app.versions.bump(written);
     for (let i = 0; i < batch.length; i++) {
       const outcome = outcomes[i]!;
       if (!outcome.ok) {
@@ -149,6 +162,38 @@ class ActionBatch {
       }
     }
   }
+
+  /** The outcomes once committed; the action that failed; or undefined if the transaction did. */
+  private async attempt(body: (tx: Tx) => Promise<Outcome[]>): Promise<Outcome[] | FailedAction | undefined> {
+    const written = new Set<string>();
+    let failed: FailedAction | undefined;
+    try {
+      return await this.app.db.transaction().execute((tx) =>
+        body(watchWrites(this.app, tx, written)).catch((error: unknown) => {
+          if (error instanceof FailedAction) failed = error;
+          throw error;
+        }),
+      );
+    } catch {
+      // When SQLite has already rolled back, the driver's ROLLBACK fails instead.
+      return failed;
+    } finally {
+      this.app.versions.bump(written);
+    }
+  }
+}
+
+async function runInOrder(tx: Tx, batch: Waiting[]): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (let index = 0; index < batch.length; index++) {
+    const events = new PendingEvents();
+    try {
+      outcomes.push({ ok: true, value: await batch[index]!.fn(tx, events), events });
+    } catch (error) {
+      throw new FailedAction(index, error);
+    }
+  }
+  return outcomes;
 }
 
 async function runEach(tx: Tx, batch: Waiting[]): Promise<Outcome[]> {

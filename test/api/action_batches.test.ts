@@ -61,7 +61,7 @@ describe("actions run by the server", () => {
   const realmName = async () => (await srv.app.db.selectFrom("realms").select("name").where("id", "=", t.realm.id).executeTakeFirstOrThrow()).name;
   const rename = (name: string) => sql`UPDATE realms SET name = ${name} WHERE id = ${t.realm.id}`;
 
-  test("one that fails after writing is undone alone; the others commit and run their after-commit work", async () => {
+  test("those that fail after writing are undone alone; the others commit and run their after-commit work", async () => {
     const committed: string[] = [];
     const first = runAction(srv.app, async (tx, events) => {
       await rename("first").execute(tx);
@@ -77,10 +77,18 @@ describe("actions run by the server", () => {
       events.afterCommit(() => committed.push("third"));
       return (await sql<{ name: string }>`SELECT name FROM realms WHERE id = ${t.realm.id}`.execute(tx)).rows[0]!.name;
     });
-    const [a, b, c] = await Promise.allSettled([first, failing, third]);
+    // A second failure among the others, which run again after the first failure, is undone alone too.
+    const failingToo = runAction(srv.app, async (tx, events) => {
+      await rename("failing too").execute(tx);
+      events.afterCommit(() => committed.push("failing too"));
+      throw new Error("refused too");
+    });
+    const [a, b, c, d] = await Promise.allSettled([first, failing, third, failingToo]);
     assert.deepEqual(a, { status: "fulfilled", value: "first" });
     assert.equal(b.status, "rejected");
     assert.equal((b as PromiseRejectedResult).reason.message, "refused after writing");
+    assert.equal(d.status, "rejected");
+    assert.equal((d as PromiseRejectedResult).reason.message, "refused too");
     // In SQLite's shared transaction it reads what the earlier ones left; on PostgreSQL, what was committed.
     if (srv.app.dialect === "sqlite") assert.deepEqual(c, { status: "fulfilled", value: "first" });
     else assert.equal(c.status, "fulfilled");
