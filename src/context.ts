@@ -17,6 +17,7 @@ import type { StreamRow } from "./store/streams.js";
 import type { Realm } from "./store/realms.js";
 import type { ProfileData } from "./store/custom_profile_fields.js";
 import type { RenderDataCaches } from "./markdown/context.js";
+import type { AlertWordMatcher } from "./domain/alert_words.js";
 import type { SerializedUsers } from "./events/sections/realm_user.js";
 import type { GroupDescription } from "./format/group_setting.js";
 
@@ -90,6 +91,8 @@ export interface Caches {
   groupDescriptions: ReadCache<GroupDescription>;
   /** The groups a user is in, directly or through subgroups, by "realm id:user id". */
   groupsOfUser: ReadCache<ReadonlySet<number>>;
+  /** Who among an organization's users has an alert word in a message, by realm id. */
+  alertWordMatchers: ReadCache<AlertWordMatcher>;
   /** The channels a user is actively subscribed to, by user id. */
   subscribedChannels: ReadCache<ReadonlySet<number>>;
   /** An organization's channel traffic (stale by up to an hour, as Zulip's), by realm id. */

@@ -103,6 +103,7 @@ export async function openAppContext(
       groupDescriptions: new ReadCache(database.versions, USER_GROUP_TABLES, CACHED_GROUPS),
       groupsOfUser: new ReadCache(database.versions, USER_GROUP_TABLES, CACHED_USERS),
       subscribedChannels: new ReadCache(database.versions, ["subscriptions"], CACHED_SUBSCRIBERS),
+      alertWordMatchers: new ReadCache(database.versions, ["alert_words"], CACHED_ORGANIZATIONS),
       channelActivity: new ExpiringCache(clock, CHANNEL_ACTIVITY_SECONDS, CACHED_ORGANIZATIONS),
       messages: new MessageCache(CACHED_MESSAGE_CHARS),
     },

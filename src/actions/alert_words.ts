@@ -7,7 +7,6 @@ import {
   listAlertWordRows,
   listAlertWords,
   loadRealmAlertWords,
-  realmAlertWordsVersion,
 } from "../store/alert_words.js";
 import type { Executor } from "../store/schema.js";
 import { runAction, type PendingEvents } from "./run.js";
@@ -46,22 +45,13 @@ export async function alertWordsRegisterState(db: Executor, userId: number): Pro
   return { alert_words: await listAlertWords(db, userId) };
 }
 
-const matcherCache = new WeakMap<AppContext, Map<number, { version: string; matcher: AlertWordMatcher }>>();
-
 /**
  * The matcher for every alert word of an organization, rebuilt only when the words changed.
  * It reports any user of the organization; callers keep the message's recipients.
  */
 export async function realmAlertWordMatcher(app: AppContext, db: Executor, realmId: number): Promise<AlertWordMatcher> {
-  let byRealm = matcherCache.get(app);
-  if (!byRealm) {
-    byRealm = new Map();
-    matcherCache.set(app, byRealm);
-  }
-  const version = await realmAlertWordsVersion(db, realmId);
-  const cached = byRealm.get(realmId);
-  if (cached?.version === version) return cached.matcher;
-  const matcher = buildAlertWordMatcher(await loadRealmAlertWords(db, realmId));
-  byRealm.set(realmId, { version, matcher });
-  return matcher;
+  const matcher = await app.caches.alertWordMatchers.get(String(realmId), db, async () =>
+    buildAlertWordMatcher(await loadRealmAlertWords(db, realmId)),
+  );
+  return matcher!;
 }

@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import type { Executor } from "./schema.js";
 import { preparedRead } from "./prepared.js";
 
@@ -41,17 +40,4 @@ export async function loadRealmAlertWords(db: Executor, realmId: number): Promis
     else byUser.set(user_id, [word]);
   }
   return byUser;
-}
-
-/**
- * Changes whenever the organization's alert words change: deleting lowers the count and adding
- * raises the largest id (ids are never reused), so a cached matcher can be checked cheaply.
- */
-export async function realmAlertWordsVersion(db: Executor, realmId: number): Promise<string> {
-  const row = await db
-    .selectFrom("alert_words")
-    .select([sql<number>`count(*)`.as("n"), sql<number | null>`max(id)`.as("last")])
-    .where("realm_id", "=", realmId)
-    .executeTakeFirst();
-  return `${Number(row?.n ?? 0)}:${Number(row?.last ?? 0)}`;
 }

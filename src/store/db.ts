@@ -35,6 +35,7 @@ const CACHED_TABLES = new Set([
   "realm_emoji",
   "realm_linkifiers",
   "subscriptions",
+  "alert_words",
 ]);
 
 /** Statements SQLite keeps compiled; a request's statements are the same few texts each time. */
