@@ -15,8 +15,7 @@ import type { NarrowTerm } from "../domain/narrow.js";
 import { canAccessHistory } from "../domain/channel_access.js";
 import { isGuest } from "../domain/roles.js";
 import { channelFacts, subscribedChannelIds, userFacts } from "./channel_context.js";
-import { realmStreamRows } from "./streams.js";
-import { indexById } from "../store/read_cache.js";
+import { findChannel, realmStreamRows } from "./streams.js";
 import { messageContext } from "./messages.js";
 import { formatMessage, type MessageFormatOptions } from "../format/messages.js";
 import { highlightHtml, searchWords } from "../domain/search_highlight.js";
@@ -56,9 +55,7 @@ interface NarrowPlan {
 
 /** From the organization's cached channels: a channel narrow is the most common fetch. */
 async function findNarrowChannel(app: AppContext, db: Executor, realm: Realm, operand: string | number): Promise<StreamRow> {
-  const rows = await realmStreamRows(app, realm.id, db);
-  const name = typeof operand === "string" ? operand.toLowerCase() : undefined;
-  const stream = name === undefined ? indexById(rows).get(operand as number) : rows.find((r) => r.name.toLowerCase() === name);
+  const stream = await findChannel(app, db, realm.id, operand);
   if (!stream) throw badNarrow(`unknown channel ${operand}`);
   return stream;
 }

@@ -9,7 +9,7 @@ import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
 import { userProps } from "../format/users.js";
 import { getUserById, getUserByAnyEmail } from "../store/users.js";
-import { getStream, getStreamByName, getSubscription, type StreamRow } from "../store/streams.js";
+import { getStream, getSubscription, type StreamRow } from "../store/streams.js";
 import { mutingUserIds } from "../store/muted_users.js";
 import {
   directMessageGroupRecipientId,
@@ -35,7 +35,7 @@ import { checkTopicAllowed, effectiveTopicsPolicy, normalizeTopic } from "../dom
 import { canAccessHistory, postRefusal } from "../domain/channel_access.js";
 import { channelFacts, channelSubscriberLists, senderFacts, userFacts } from "./channel_context.js";
 import { realmUserRows } from "./users.js";
-import { realmStreamRows } from "./streams.js";
+import { findChannel, realmStreamRows } from "./streams.js";
 import { formatMessage, type MessageContext, type MessageFormatOptions } from "../format/messages.js";
 import { idList, preparedRead } from "../store/prepared.js";
 import { indexById } from "../store/read_cache.js";
@@ -371,12 +371,12 @@ async function checkedStreamTarget(
 ): Promise<MessageTarget> {
   let stream: StreamRow | undefined;
   if (typeof indicator === "number") {
-    stream = await getStream(db, realm.id, indicator);
+    stream = await findChannel(app, db, realm.id, indicator);
     if (!stream) throw streamDoesNotExistById(indicator);
   } else {
     const name = indicator.trim();
     checkChannelName(name);
-    stream = await getStreamByName(db, realm.id, name);
+    stream = await findChannel(app, db, realm.id, name);
     if (!stream) throw streamDoesNotExistByName(name);
   }
   await checkMayPost(app, db, sender, stream);

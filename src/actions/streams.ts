@@ -18,6 +18,7 @@ import {
 } from "../store/streams.js";
 import { badRequest, channelAlreadyExists } from "../http/errors.js";
 import { getChannelFolder } from "../store/channel_folders.js";
+import { indexById } from "../store/read_cache.js";
 import { isGuest } from "../domain/roles.js";
 import { hasBasicAccess, hasContentAccess, hasMetadataAccess } from "../domain/channel_access.js";
 import { channelFacts, streamDisplayData, subscribedChannelIds, userFacts } from "./channel_context.js";
@@ -173,6 +174,17 @@ export async function realmStreamRows(app: AppContext, realmId: number, db: Exec
     Object.freeze((await listStreams(db, realmId)).map((r) => Object.freeze(r))),
   );
   return rows!;
+}
+
+/**
+ * A channel of the organization by id, or by name in any case, from the cached channels (which
+ * a transaction that has written channels reads afresh: its writes moved their version on).
+ */
+export async function findChannel(app: AppContext, db: Executor, realmId: number, indicator: number | string): Promise<StreamRow | undefined> {
+  const rows = await realmStreamRows(app, realmId, db);
+  if (typeof indicator === "number") return indexById(rows).get(indicator);
+  const name = indicator.toLowerCase();
+  return rows.find((r) => r.name.toLowerCase() === name);
 }
 
 /** The channels of the requested sources, sorted by name, and what showing them needs. */

@@ -12,6 +12,7 @@ import { Api } from "../helpers/client.js";
 import { createTestRealm, type TestRealm } from "../helpers/realm.js";
 import { makeChannel, ok, type MadeChannel } from "../helpers/channels.js";
 import { runAction } from "../../src/actions/run.js";
+import { findChannel } from "../../src/actions/streams.js";
 
 let srv: TestServer;
 let t: TestRealm;
@@ -94,6 +95,22 @@ describe("actions run by the server", () => {
     else assert.equal(c.status, "fulfilled");
     assert.deepEqual(committed.sort(), ["first", "third"]);
     assert.equal(await realmName(), "first");
+  });
+
+  test("one finds a channel by the name an earlier one of the batch gave it, not by the cached one", async (ctx) => {
+    if (srv.app.dialect !== "sqlite") return ctx.skip("on PostgreSQL each action has a transaction of its own");
+    assert.equal((await findChannel(srv.app, srv.app.db, t.realm.id, channel.name))?.id, channel.id);
+    const renamed = `${channel.name} renamed`;
+    const setName = (name: string) => (tx: Parameters<Parameters<typeof runAction>[1]>[0]) =>
+      tx.updateTable("streams").set({ name }).where("id", "=", channel.id).execute();
+    const renaming = runAction(srv.app, setName(renamed));
+    const finding = runAction(srv.app, async (tx) => [
+      (await findChannel(srv.app, tx, t.realm.id, renamed.toUpperCase()))?.id,
+      (await findChannel(srv.app, tx, t.realm.id, channel.name))?.id,
+    ]);
+    const [, found] = await Promise.all([renaming, finding]);
+    assert.deepEqual(found, [channel.id, undefined]);
+    await runAction(srv.app, setName(channel.name));
   });
 
   test("one that makes SQLite roll the whole transaction back fails alone; the others are run again and commit", async (ctx) => {
