@@ -33,7 +33,7 @@ import { LIMITS } from "../domain/limits.js";
 import { checkChannelName } from "../domain/channels.js";
 import { checkTopicAllowed, effectiveTopicsPolicy, normalizeTopic } from "../domain/topics.js";
 import { canAccessHistory, postRefusal } from "../domain/channel_access.js";
-import { channelFacts, channelSubscriberLists, senderFacts, userFacts } from "./channel_context.js";
+import { channelFacts, channelSubscriberLists, senderFacts, subscribedChannelIds, userFacts } from "./channel_context.js";
 import { realmUserRows } from "./users.js";
 import { findChannel, realmStreamRows } from "./streams.js";
 import { formatMessage, type MessageContext, type MessageFormatOptions } from "../format/messages.js";
@@ -355,7 +355,7 @@ async function checkDirectMessagePermission(db: Executor, realm: Realm, sender: 
 
 /** Refuses a sender who may not post in this channel, with Zulip's errors. */
 export async function checkMayPost(app: AppContext, db: Executor, sender: UserRow, stream: StreamRow): Promise<void> {
-  const subscribed = (await getSubscription(db, sender.id, stream.id))?.active === 1;
+  const subscribed = (await subscribedChannelIds(app, db, sender.id)).has(stream.id);
   const refusal = postRefusal(await senderFacts(app, db, sender, stream.id), channelFacts(stream), subscribed);
   if (refusal === "no_post_permission") throw badRequest("You do not have permission to post in this channel.");
   if (refusal === "not_authorized") throw badRequest(`Not authorized to send to channel '${stream.name}'`);
