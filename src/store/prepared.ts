@@ -66,7 +66,10 @@ function compileWithSlots(slots: readonly Slot[], compile: () => Compiled): Comp
 
 /** The arguments (by index) that a query compiled with slots takes as a LIMIT or OFFSET. */
 function countArguments(node: unknown, found: Set<number> = new Set()): Set<number> {
-  if (Array.isArray(node)) node.forEach((n) => countArguments(n, found));
+  if (Array.isArray(node)) {
+    for (const item of node) countArguments(item, found);
+    return found;
+  }
   if (!node || typeof node !== "object") return found;
   const count = LimitNode.is(node as OperationNode) ? (node as LimitNode).limit : OffsetNode.is(node as OperationNode) ? (node as OffsetNode).offset : undefined;
   if (count && ValueNode.is(count) && count.value instanceof Slot) found.add(count.value.index);
