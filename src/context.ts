@@ -93,6 +93,8 @@ export interface Caches {
   groupsOfUser: ReadCache<ReadonlySet<number>>;
   /** Who among an organization's users has an alert word in a message, by realm id. */
   alertWordMatchers: ReadCache<AlertWordMatcher>;
+  /** The users who muted a user, by user id: their copies of its new messages start out read. */
+  mutingUsers: ReadCache<readonly number[]>;
   /** The channels a user is actively subscribed to, by user id. */
   subscribedChannels: ReadCache<ReadonlySet<number>>;
   /** An organization's channel traffic (stale by up to an hour, as Zulip's), by realm id. */

@@ -104,6 +104,7 @@ export async function openAppContext(
       groupsOfUser: new ReadCache(database.versions, USER_GROUP_TABLES, CACHED_USERS),
       subscribedChannels: new ReadCache(database.versions, ["subscriptions"], CACHED_SUBSCRIBERS),
       alertWordMatchers: new ReadCache(database.versions, ["alert_words"], CACHED_ORGANIZATIONS),
+      mutingUsers: new ReadCache(database.versions, ["muted_users"], CACHED_USERS),
       channelActivity: new ExpiringCache(clock, CHANNEL_ACTIVITY_SECONDS, CACHED_ORGANIZATIONS),
       messages: new MessageCache(CACHED_MESSAGE_CHARS),
     },

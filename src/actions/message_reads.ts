@@ -4,7 +4,8 @@ import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
 import { readersOf } from "../store/message_flags.js";
 import { userSetting } from "../format/users.js";
-import { mutedUsersOf, mutingUserIds } from "../store/muted_users.js";
+import { mutedUsersOf } from "../store/muted_users.js";
+import { usersMuting } from "./muted_users.js";
 import { badRequest } from "../http/errors.js";
 import type { NarrowTerm } from "../domain/narrow.js";
 import { searchWords } from "../domain/search_highlight.js";
@@ -20,7 +21,7 @@ export async function readReceipts(app: AppContext, user: UserRow, realm: Realm,
   if (!realm.props.enable_read_receipts) throw badRequest("Read receipts are disabled in this organization.");
   const readers = await readersOf(app.db, message.id, message.sender_id);
   // Muting hides people both ways: whom the requester muted, and who muted the requester.
-  const hidden = new Set([...(await mutedUsersOf(app.db, user.id)).map((m) => m.id), ...(await mutingUserIds(app.db, user.id))]);
+  const hidden = new Set([...(await mutedUsersOf(app.db, user.id)).map((m) => m.id), ...(await usersMuting(app, app.db, user.id))]);
   return {
     user_ids: readers.filter((u) => userSetting(u, "send_read_receipts") === true && !hidden.has(u.id)).map((u) => u.id),
   };

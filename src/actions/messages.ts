@@ -10,7 +10,7 @@ import type { UserRow } from "../store/users.js";
 import { userProps } from "../format/users.js";
 import { getUserById, getUserByAnyEmail } from "../store/users.js";
 import { getStream, getSubscription, type StreamRow } from "../store/streams.js";
-import { mutingUserIds } from "../store/muted_users.js";
+import { usersMuting } from "./muted_users.js";
 import {
   directMessageGroupRecipientId,
   dmKeyFor,
@@ -224,7 +224,7 @@ export async function sendMessageInTx(
     .executeTakeFirstOrThrow();
 
   const contentFlags = await contentFlagBits(tx, app, realm, rendered, content, target.kind === "stream" ? target : null);
-  const readers = new Set([...(opts.markReadFor ?? []), ...(await mutingUserIds(tx, sender.id))]);
+  const readers = new Set([...(opts.markReadFor ?? []), ...(await usersMuting(app, tx, sender.id))]);
   if (opts.readBySender) readers.add(sender.id);
   const flagsByUser = new Map<number, number>();
   for (const userId of recipientUserIds) {

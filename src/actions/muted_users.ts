@@ -8,7 +8,7 @@ import type { Caller } from "../http/auth.js";
 import { badRequest } from "../http/errors.js";
 import { getUserById, type UserRow } from "../store/users.js";
 import { canAccessUser } from "../store/user_access.js";
-import { addMute, isMuted, markReadFromSender, mutedUsersOf, removeMute } from "../store/muted_users.js";
+import { addMute, isMuted, markReadFromSender, mutedUsersOf, mutingUserIds, removeMute } from "../store/muted_users.js";
 import type { Executor } from "../store/schema.js";
 
 /**
@@ -64,4 +64,9 @@ export async function unmuteUser(app: AppContext, caller: Caller, mutedUserId: n
 /** The `muted_users` section of POST /register. */
 export async function mutedUsersRegisterState(db: Executor, userId: number) {
   return { muted_users: await mutedUsersOf(db, userId) };
+}
+
+/** The users who muted `userId`, from the cache. */
+export async function usersMuting(app: AppContext, db: Executor, userId: number): Promise<readonly number[]> {
+  return (await app.caches.mutingUsers.get(String(userId), db, async () => Object.freeze(await mutingUserIds(db, userId))))!;
 }

@@ -36,6 +36,7 @@ const CACHED_TABLES = new Set([
   "realm_linkifiers",
   "subscriptions",
   "alert_words",
+  "muted_users",
 ]);
 
 /** Statements SQLite keeps compiled; a request's statements are the same few texts each time. */
