@@ -29,6 +29,16 @@ export function withRenderDeadline<T>(render: () => T): T {
   }
 }
 
+/** Runs work that is not the message's (loading a module): the time it takes extends the deadline. */
+export function outsideRenderDeadline<T>(work: () => T): T {
+  const start = Date.now();
+  try {
+    return work();
+  } finally {
+    deadline += Date.now() - start;
+  }
+}
+
 /** Called from the renderer's loops: refuses the message once its time is up. */
 export function checkRenderDeadline(): void {
   if (Date.now() > deadline) throw unableToRender();

@@ -3,14 +3,12 @@
  * RE2 syntax and run on re2js, whose matching time is linear in the input, so no pattern an
  * administrator writes can stall rendering.
  */
-import { createRequire } from "node:module";
 import type { RE2JS } from "re2js";
 import { UriTemplate } from "./uri_template.js";
+import { lazyModule } from "./lazy_module.js";
 
 // re2js loads when an organization first has a linkifier, not at every start.
-const require = createRequire(import.meta.url);
-let re2js: typeof import("re2js") | undefined;
-const loadRe2 = () => (re2js ??= require("re2js") as typeof import("re2js"));
+const loadRe2 = lazyModule<typeof import("re2js")>("re2js");
 
 export interface Linkifier {
   pattern: string;

@@ -1,10 +1,8 @@
 /** Math: `$$…$$` inline and ```math blocks, typeset by KaTeX. */
-import { createRequire } from "node:module";
+import { lazyModule } from "./lazy_module.js";
 
 // KaTeX is a tenth of the server's idle memory; loaded when the first message with math renders.
-const require = createRequire(import.meta.url);
-let katex: typeof import("katex").default | undefined;
-const loadKatex = () => (katex ??= require("katex") as typeof import("katex").default);
+const loadKatex = lazyModule<typeof import("katex").default>("katex");
 
 /** KaTeX HTML for the TeX source, or null when KaTeX cannot typeset it. */
 export function renderTex(tex: string, display: boolean): string | null {
