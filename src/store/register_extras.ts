@@ -36,9 +36,7 @@ export async function realmBots(db: Executor, realmId: number, ownerId?: number)
 }
 
 const botRows = preparedReadWith((db, [only], realmId: number) => {
-  // A literal 1: the plan SQLite makes when preparing the statement, before any value is bound,
-  // may then count on the partial index of bots.
-  let q = db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_bot", "=", sql.lit(1)).where("is_system_bot", "=", 0);
+  let q = db.selectFrom("users").selectAll().where("realm_id", "=", realmId).where("is_bot", "=", 1).where("is_system_bot", "=", 0);
   for (const c of only) q = q.where(c);
   return q.orderBy("id");
 });
