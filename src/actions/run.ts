@@ -139,8 +139,9 @@ class ActionBatch {
   private async runBatch(batch: Waiting[]): Promise<void> {
     let outcomes = await this.attempt((tx) => runInOrder(tx, batch));
     if (outcomes instanceof FailedAction) {
-      batch[outcomes.index]!.reject(outcomes.error);
-      batch = batch.filter((_, i) => i !== (outcomes as FailedAction).index);
+      const { index, error } = outcomes;
+      batch[index]!.reject(error);
+      batch = batch.filter((_, i) => i !== index);
       if (!batch.length) return;
       outcomes = await this.attempt((tx) => runEach(tx, batch));
     }
