@@ -9,7 +9,7 @@ import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
 import { userProps } from "../format/users.js";
 import { getUserById, getUserByAnyEmail } from "../store/users.js";
-import { getStream, getSubscription, type StreamRow } from "../store/streams.js";
+import type { StreamRow } from "../store/streams.js";
 import { usersMuting } from "./muted_users.js";
 import {
   directMessageGroupRecipientId,
@@ -444,8 +444,8 @@ export async function accessMessage(app: AppContext, db: Executor, user: UserRow
   const flags = (await userMessageFlags(db, user.id, [message.id])).get(message.id);
   if (flags !== undefined) return { message, flags: flagsForApi(flags) };
   if (message.stream_id !== null) {
-    const stream = (await getStream(db, user.realm_id, message.stream_id))!;
-    const subscribed = (await getSubscription(db, user.id, stream.id))?.active === 1;
+    const stream = (await findChannel(app, db, user.realm_id, message.stream_id))!;
+    const subscribed = (await subscribedChannelIds(app, db, user.id)).has(stream.id);
     if (canAccessHistory(await userFacts(app, db, user), channelFacts(stream), subscribed)) {
       return { message, flags: ["read", "historical"] };
     }

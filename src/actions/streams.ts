@@ -10,9 +10,7 @@ import { renderContextFor } from "../markdown/context.js";
 import type { Executor } from "../store/schema.js";
 import {
   defaultStreamIds,
-  getStream,
   getStreamByName,
-  getSubscription,
   listStreams,
   type StreamRow,
 } from "../store/streams.js";
@@ -123,7 +121,7 @@ async function accessStream(
   opts: { requireContentAccess: boolean },
 ): Promise<StreamAccess> {
   if (!stream || stream.is_archived === 1) throw badRequest(error);
-  const subscribed = (await getSubscription(db, user.id, stream.id))?.active === 1;
+  const subscribed = (await subscribedChannelIds(app, db, user.id)).has(stream.id);
   const facts = await userFacts(app, db, user);
   const channel = channelFacts(stream);
   const allowed = opts.requireContentAccess
@@ -140,7 +138,7 @@ export async function accessStreamById(
   streamId: number,
   opts = { requireContentAccess: true },
 ): Promise<StreamAccess> {
-  return accessStream(app, db, user, await getStream(db, user.realm_id, streamId), "Invalid channel ID", opts);
+  return accessStream(app, db, user, await findChannel(app, db, user.realm_id, streamId), "Invalid channel ID", opts);
 }
 
 export async function accessStreamByName(
