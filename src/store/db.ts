@@ -52,6 +52,10 @@ function withPreparedStatements(file: Database.Database) {
   const statements = new Map<string, Database.Statement>();
   return {
     close: () => file.close(),
+    /** True between a BEGIN and its COMMIT or ROLLBACK, whoever issued them. */
+    get inTransaction(): boolean {
+      return file.inTransaction;
+    },
     prepare(sql: string): Database.Statement {
       let statement = statements.get(sql);
       if (statement) {
@@ -85,6 +89,18 @@ export function sqliteConnectionOf(db: Executor): SqliteConnection | undefined {
   const connection = sqliteConnections.get(db.getExecutor().adapter);
   if (connection && !db.isTransaction) throw new Error("direct SQLite statements run only inside a transaction");
   return connection;
+}
+
+/**
+ * The SQLite connection behind a Kysely instance (not a transaction) when no transaction holds
+ * it, so that a read may run on it at once: SQLite runs one statement to completion, so the read
+ * sees only committed rows. Undefined on PostgreSQL, and while a transaction is open (the read
+ * then waits for it, as Kysely makes every query wait).
+ */
+export function idleSqliteConnection(db: Executor): SqliteConnection | undefined {
+  if (db.isTransaction) return undefined;
+  const connection = sqliteConnections.get(db.getExecutor().adapter);
+  return connection?.inTransaction ? undefined : connection;
 }
 
 export interface OpenOptions {

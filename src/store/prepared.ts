@@ -23,7 +23,7 @@ import {
   type SqlBool,
 } from "kysely";
 import type { Executor } from "./schema.js";
-import { dialectOf, type Dialect } from "./db.js";
+import { dialectOf, idleSqliteConnection, type Dialect } from "./db.js";
 import { boundListSql, boundListValue, checkValue } from "./query_guard.js";
 
 /** Stands for an argument while the query is compiled; its place in the parameters is remembered. */
@@ -122,6 +122,10 @@ class CompiledRead {
 
 async function run<Row>(db: Executor, compiled: Compiled, values: readonly unknown[]): Promise<Row[]> {
   const parameters = compiled.parameters.map((p) => (p instanceof Slot ? bind(p, values[p.index]) : p));
+  // Kysely's path (a mutex, a connection provider, its plugins, a promise at each step) costs
+  // more than a short read on SQLite; when the connection is free the read runs on it directly.
+  const idle = idleSqliteConnection(db);
+  if (idle) return idle.prepare(compiled.sql).all(parameters) as Row[];
   const result = await db.executeQuery<Row>({ sql: compiled.sql, parameters, query: compiled.query, queryId: createQueryId() });
   return result.rows;
 }

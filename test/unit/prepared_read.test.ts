@@ -55,6 +55,31 @@ describe("preparedRead", async () => {
     assert.deepEqual((await recipientsOfType(db, 7, 9004)).map((r) => r.type_id), [9004]);
   });
 
+  test("outside a transaction, never sees another transaction's uncommitted rows", async () => {
+    let commit!: () => void;
+    const mayCommit = new Promise<void>((resolve) => (commit = resolve));
+    let inserted!: () => void;
+    const hasInserted = new Promise<void>((resolve) => (inserted = resolve));
+    const writing = db.transaction().execute(async (tx) => {
+      await tx.insertInto("recipients").values({ type: 7, type_id: 9006 }).execute();
+      inserted();
+      await mayCommit;
+    });
+    await hasInserted;
+    let seen: number[] | undefined;
+    const reading = recipientsOfType(db, 7, 9004).then((rows) => (seen = rows.map((r) => r.type_id)));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // On SQLite the read waits for the one connection; on PostgreSQL it reads the committed state.
+    if (seen) assert.deepEqual(seen, [9004]);
+    commit();
+    await writing;
+    await reading;
+    if (handle.dialect === "sqlite") assert.deepEqual(seen, [9004, 9006]);
+    else assert.deepEqual(seen, [9004]);
+    await db.deleteFrom("recipients").where("type_id", "=", 9006).execute();
+    assert.deepEqual((await recipientsOfType(db, 7, 9004)).map((r) => r.type_id), [9004]);
+  });
+
   test("binds a list of any length as one parameter", async () => {
     assert.deepEqual((await recipientsWithTypeIds(db, [9004, 9002, 1])).map((r) => r.type_id), [9002, 9004]);
     assert.deepEqual(await recipientsWithTypeIds(db, []), []);

@@ -18,15 +18,18 @@ after(async () => {
 /** SQLite's plan for the statement `run` sends, with the values it binds. */
 async function planOf(run: (recording: typeof db) => Promise<unknown>): Promise<string[]> {
   const sent: CompiledQuery[] = [];
-  // Reads compiled once are sent as they are, so the statement is taken where it is sent.
-  const recording = new Proxy(db, {
-    get(target, key) {
-      if (key === "executeQuery") return (query: CompiledQuery) => (sent.push(query), target.executeQuery(query));
-      const value = Reflect.get(target, key, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
+  // Reads compiled once are sent as they are, so the statement is taken where it is sent; in a
+  // transaction, since outside one a read goes to the idle SQLite connection directly.
+  await db.transaction().execute(async (tx) => {
+    const recording = new Proxy(tx, {
+      get(target, key) {
+        if (key === "executeQuery") return (query: CompiledQuery) => (sent.push(query), target.executeQuery(query));
+        const value = Reflect.get(target, key, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    await run(recording);
   });
-  await run(recording);
   assert.equal(sent.length, 1);
   const rows = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${sent[0].sql}`, [...sent[0].parameters]));
   return rows.rows.map((r) => r.detail);
