@@ -8,6 +8,7 @@ import { MIGRATIONS } from "./migrations/index.js";
 import { QueryGuardPlugin } from "./query_guard.js";
 import { TableVersions, WriteWatchPlugin } from "./table_versions.js";
 import { ConfabSqliteDialect } from "./sqlite_compiler.js";
+import { sqliteStatements, type SqliteConnection } from "./sqlite_statements.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -39,42 +40,9 @@ const CACHED_TABLES = new Set([
   "muted_users",
 ]);
 
-/** Statements SQLite keeps compiled; a request's statements are the same few texts each time. */
-const PREPARED_STATEMENTS = 500;
-
-/**
- * better-sqlite3 compiles a statement on each prepare(); Kysely prepares every query it runs.
- * Reusing the compiled statement for the same text saves most of a simple query's time.
- * Kysely runs one statement at a time on its single SQLite connection, so a statement is
- * never in use twice.
- */
-function withPreparedStatements(file: Database.Database) {
-  const statements = new Map<string, Database.Statement>();
-  return {
-    close: () => file.close(),
-    /** True between a BEGIN and its COMMIT or ROLLBACK, whoever issued them. */
-    get inTransaction(): boolean {
-      return file.inTransaction;
-    },
-    prepare(sql: string): Database.Statement {
-      let statement = statements.get(sql);
-      if (statement) {
-        statements.delete(sql);
-      } else {
-        statement = file.prepare(sql);
-        if (statements.size >= PREPARED_STATEMENTS) statements.delete(statements.keys().next().value!);
-      }
-      statements.set(sql, statement);
-      return statement;
-    },
-  };
-}
-
 export function dialectOf(db: Executor): Dialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
 }
-
-type SqliteConnection = ReturnType<typeof withPreparedStatements>;
 
 /** The SQLite connection behind a Kysely instance, by its adapter (which its transactions share). */
 const sqliteConnections = new WeakMap<object, SqliteConnection>();
@@ -152,7 +120,7 @@ export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
     // After a checkpoint the WAL file is cut back to 64 MB.
     file.pragma("wal_autocheckpoint = 10000");
     file.pragma("journal_size_limit = 67108864");
-    const connection = withPreparedStatements(file);
+    const connection = sqliteStatements(file);
     db = new Kysely<DB>({ dialect: new ConfabSqliteDialect({ database: connection }), plugins: plugins(dialect) });
     sqliteConnections.set(db.getExecutor().adapter, connection);
   }

@@ -145,7 +145,7 @@ export async function insertMessageCopies(tx: Executor, messageId: number, flags
   const sqlite = sqliteConnectionOf(tx);
   if (sqlite) {
     const insert = sqlite.prepare("INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)");
-    for (const [userId, flags] of flagsByUser) insert.run(userId, messageId, flags);
+    for (const [userId, flags] of flagsByUser) insert.run([userId, messageId, flags]);
     return;
   }
   await sql`INSERT INTO user_messages (user_id, message_id, flags)
