@@ -65,7 +65,13 @@ function compile(file: Database.Database, sql: string): SqliteStatement {
   // Positional names for the columns, which may repeat or be expressions; the subquery keeps its
   // ORDER BY, as SQLite runs it as a co-routine feeding the aggregate in order.
   const slots = columns.map((_, i) => `c${i}`).join(", ");
-  const asJson = file.prepare(`with q(${slots}) as (${sql}) select json_group_array(json_array(${slots})) from q`).pluck();
+  let asJson: Database.Statement;
+  try {
+    asJson = file.prepare(`with q(${slots}) as (${sql}) select json_group_array(json_array(${slots})) from q`).pluck();
+  } catch {
+    // A text that compiles alone but not inside another (one ending in a `--` comment).
+    return statement;
+  }
   return new JsonRowsStatement(statement, asJson, columns.map((c) => c.name));
 }
 

@@ -36,6 +36,8 @@ describe("SQLite statements", () => {
     ["select n as x, id as x from t order by n is null, n", []],
     ["select id from t where id in (select value from json_each(?)) order by id", ["[5,1,9]"]],
     ["select id from t where id < 0", []],
+    ["select id from t order by id -- the newest last", []],
+    ["select id from t order by id;", []],
   ];
   for (const [sql, parameters] of selects) {
     test(`gives the rows better-sqlite3 gives: ${sql}`, () => {
