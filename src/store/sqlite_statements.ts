@@ -59,7 +59,8 @@ class JsonRowsStatement implements SqliteStatement {
 /** The statement to run for `sql`: a SELECT through JSON where its columns allow it. */
 function compile(file: Database.Database, sql: string): SqliteStatement {
   const statement = file.prepare(sql);
-  if (!statement.reader || !/^select\s/i.test(sql)) return statement;
+  // Only a SELECT: a write's RETURNING, a PRAGMA or an EXPLAIN reads too, but cannot be nested.
+  if (!/^select\s/i.test(sql)) return statement;
   const columns = statement.columns();
   if (columns.some((c) => /blob/i.test(c.type ?? ""))) return statement;
   // Positional names for the columns, which may repeat or be expressions; the subquery keeps its
