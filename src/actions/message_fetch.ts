@@ -16,12 +16,13 @@ import { canAccessHistory } from "../domain/channel_access.js";
 import { isGuest } from "../domain/roles.js";
 import { channelFacts, subscribedChannelIds, userFacts } from "./channel_context.js";
 import { findChannel, realmStreamRows } from "./streams.js";
-import { messageContext } from "./messages.js";
-import { formatMessage, type MessageFormatOptions } from "../format/messages.js";
+import { messageContext, messageContextVersions } from "./messages.js";
+import { formatKey, messageJsonHead, type MessageFormatOptions } from "../format/messages.js";
+import { RawJson } from "../http/raw_json.js";
 import { highlightHtml, searchWords } from "../domain/search_highlight.js";
 import { escapeHtml } from "../markdown/render.js";
 import { idList, preparedRead, preparedReadWith, type Conditions } from "../store/prepared.js";
-import { reactionsByMessage, type MessageReaction } from "../store/reactions.js";
+import { reactionsByMessage } from "../store/reactions.js";
 import type { CachedMessage } from "../store/message_cache.js";
 
 export const LARGER_THAN_MAX_MESSAGE_ID = 10000000000000000;
@@ -359,11 +360,11 @@ export function searchMatch(m: Pick<MessageRow, "rendered_content" | "topic">, w
 const messagesWithIds = preparedRead((db, ids: readonly number[]) => db.selectFrom("messages").selectAll().where("id", "in", idList(db, ids)).orderBy("id"));
 
 /**
- * The messages of these window rows and their reactions, in the rows' order: kept ones where the
- * window read the version kept, the others read and kept. Through `app.db`, outside any
+ * The messages of these window rows with their reactions, in the rows' order: kept ones where
+ * the window read the version kept, the others read and kept. Through `app.db`, outside any
  * transaction, as the cache requires. A message deleted since the window was read is left out.
  */
-async function messagesOf(app: AppContext, rows: readonly Row[]) {
+async function messagesOf(app: AppContext, rows: readonly Row[]): Promise<CachedMessage[]> {
   const cache = app.caches.messages;
   const found = new Map<number, CachedMessage>();
   const missing: number[] = [];
@@ -381,15 +382,62 @@ async function messagesOf(app: AppContext, rows: readonly Row[]) {
       found.set(row.id, entry);
     }
   }
-  const messages: MessageRow[] = [];
-  const reactions = new Map<number, MessageReaction[]>();
-  for (const r of rows) {
-    const entry = found.get(r.id);
-    if (!entry) continue;
-    messages.push(entry.row);
-    reactions.set(r.id, entry.reactions);
+  return rows.flatMap((r) => found.get(r.id) ?? []);
+}
+
+/**
+ * Each message's JSON up to its reader's fields: kept ones where kept under the current context,
+ * the others made (with the context read for them alone) and kept.
+ */
+async function messageJsonHeads(app: AppContext, realm: Realm, messages: readonly CachedMessage[], format: MessageFormatOptions): Promise<Buffer[]> {
+  const cache = app.caches.messages;
+  const form = formatKey(format);
+  // Read before the context is: a text made from rows older than these versions is never kept.
+  const context = messageContextVersions(app);
+  const heads = messages.map(({ row }) => cache.json(row.id, row.version, context, form));
+  const missing = messages.filter((_, i) => !heads[i]);
+  if (!missing.length) return heads as Buffer[];
+  const ctx = await messageContext(app, app.db, realm, missing.map((m) => m.row), new Map(missing.map((m) => [m.row.id, m.reactions])));
+  const keep = messageContextVersions(app) === context;
+  return messages.map(({ row }, i) => {
+    if (heads[i]) return heads[i];
+    const head = messageJsonHead(row, ctx, format);
+    if (keep) cache.keepJson(row.id, row.version, context, form, head);
+    return head;
+  });
+}
+
+const flagsTails = new Map<number | null, Buffer>();
+
+/** `,"flags":[…]}`, the end of a message's JSON, for the user's flags (null: never received). */
+function flagsTail(flags: number | null): Buffer {
+  let tail = flagsTails.get(flags);
+  if (!tail) {
+    tail = Buffer.from(`,"flags":${JSON.stringify(flags === null ? ["read", "historical"] : flagsForApi(flags))}}`);
+    // Masks are combinations of a dozen flags; the bound only guards against a corrupt column.
+    if (flagsTails.size >= 4096) flagsTails.clear();
+    flagsTails.set(flags, tail);
   }
-  return { messages, reactions };
+  return tail;
+}
+
+const [OPEN, COMMA, CLOSE] = ["[", ",", "]"].map((c) => Buffer.from(c));
+
+/** The `messages` list as JSON: each message's kept part, then the reader's flags and search matches. */
+async function messageList(app: AppContext, realm: Realm, rows: readonly Row[], words: readonly string[], format: MessageFormatOptions): Promise<RawJson> {
+  const messages = await messagesOf(app, rows);
+  const heads = await messageJsonHeads(app, realm, messages, format);
+  const flagsById = new Map(rows.map((r) => [r.id, r.flags]));
+  const chunks: Buffer[] = [OPEN];
+  messages.forEach(({ row }, i) => {
+    if (i) chunks.push(COMMA);
+    chunks.push(heads[i]);
+    const tail = flagsTail(flagsById.get(row.id) ?? null);
+    if (words.length) chunks.push(tail.subarray(0, -1), Buffer.from(`,${JSON.stringify(searchMatch(row, words)).slice(1)}`));
+    else chunks.push(tail);
+  });
+  chunks.push(CLOSE);
+  return new RawJson(chunks);
 }
 
 export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm, req: FetchRequest) {
@@ -421,18 +469,7 @@ export async function fetchMessages(app: AppContext, user: UserRow, realm: Realm
     anchor = window.anchor;
   }
 
-  const { messages, reactions } = await messagesOf(app, rows);
-  const ctx = await messageContext(app, db, realm, messages, reactions);
-  const flagsById = new Map(rows.map((r) => [r.id, r.flags]));
-  const words = searchWords(req.narrow);
-  const list = messages.map((m) => {
-    const flags = flagsById.get(m.id);
-    // Added in place rather than copied with a spread: the copy of every message is work for nothing.
-    const out = formatMessage(m, ctx, req.format);
-    out.flags = flags === null || flags === undefined ? ["read", "historical"] : flagsForApi(flags);
-    if (words.length) Object.assign(out, searchMatch(m, words));
-    return out;
-  });
+  const list = await messageList(app, realm, rows, searchWords(req.narrow), req.format);
   if (req.messageIds !== undefined) {
     return { messages: list, history_limited: false, found_anchor: false, found_oldest: false, found_newest: false };
   }

@@ -101,6 +101,17 @@ async function rowsWithIds<T extends { id: number }>(
   return found;
 }
 
+/** The cached tables messageContext reads from, besides the message itself. */
+const MESSAGE_CONTEXT_TABLES = ["users", "streams", "realms", "realm_linkifiers"];
+
+/**
+ * The versions of those tables: a message shown under the same versions (and at the same
+ * version of the message) is shown the same.
+ */
+export function messageContextVersions(app: AppContext): string {
+  return MESSAGE_CONTEXT_TABLES.map((t) => app.versions.of(t)).join(",");
+}
+
 /** Users, channel names, linkifiers and reactions (read unless given) needed to show these messages. */
 export async function messageContext(
   app: AppContext,

@@ -30,6 +30,19 @@ function senderAvatar(sender: UserRow, clientGravatar: boolean): string | null {
   return gravatarUrl(sender.delivery_email);
 }
 
+/** Names a form of the answer, one per combination of the options. */
+export function formatKey(opts: MessageFormatOptions): string {
+  return `${+opts.applyMarkdown}${+opts.clientGravatar}${+opts.allowEmptyTopicName}`;
+}
+
+/**
+ * The message's JSON without its closing brace: the same for every reader, kept (see
+ * MessageCache) and followed by each reader's own fields.
+ */
+export function messageJsonHead(m: MessageRow, ctx: MessageContext, opts: MessageFormatOptions): Buffer {
+  return Buffer.from(JSON.stringify(formatMessage(m, ctx, opts)).slice(0, -1));
+}
+
 export function formatMessage(m: MessageRow, ctx: MessageContext, opts: MessageFormatOptions): Record<string, unknown> {
   const sender = ctx.users.get(m.sender_id)!;
   const isStream = m.stream_id !== null;

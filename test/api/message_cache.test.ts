@@ -105,3 +105,51 @@ test("a message's version moves on with each change and nothing else", async () 
   assert.equal(await version(), 2);
   assert.deepEqual((await read(id))!.flags, ["starred"]);
 });
+
+test("a sender's name and address, a channel's name, linkifiers and the reader's own fields show on the next read", async () => {
+  const id = await send("context words");
+  const first = (await read(id))!;
+  assert.deepEqual(await read(id), first);
+
+  await ok(api(t.owner).patch(`/users/${t.member.id}`, { full_name: "Renamed Sender" }));
+  assert.equal((await read(id))!.sender_full_name, "Renamed Sender");
+
+  await ok(api(t.member).patch("/settings", { email_address_visibility: 1 }));
+  let m = (await read(id))!;
+  assert.equal(m.sender_email, t.member.email);
+  assert.equal(m.avatar_url, null, "a public address leaves the gravatar to the client");
+  await ok(api(t.member).patch("/settings", { email_address_visibility: 4 }));
+  m = (await read(id))!;
+  assert.notEqual(m.sender_email, t.member.email);
+  assert.match(m.avatar_url, /gravatar/);
+
+  await ok(api(t.owner).patch(`/streams/${channel.id}`, { new_name: "renamed channel" }));
+  assert.equal((await read(id))!.display_recipient, "renamed channel");
+
+  assert.deepEqual((await read(id))!.topic_links, []);
+  await ok(api(t.owner).post("/realm/filters", { pattern: "kept", url_template: "https://example.com/kept" }));
+  assert.deepEqual((await read(id))!.topic_links, [{ text: "kept", url: "https://example.com/kept" }]);
+
+  await ok(api(t.member2).post("/messages/flags", { messages: JSON.stringify([id]), op: "add", flag: "starred" }));
+  assert.deepEqual((await read(id))!.flags, ["starred"]);
+});
+
+test("each form of the answer is its own, and search matches follow the reader's flags", async () => {
+  const id = await send("**formed** words");
+  const get = async (params: Record<string, string>) =>
+    (await ok(api(t.member2).get("/messages", { message_ids: JSON.stringify([id]), ...params }))).messages[0];
+  for (let round = 0; round < 2; round++) {
+    assert.equal((await get({})).content, "<p><strong>formed</strong> words</p>");
+    assert.equal((await get({ apply_markdown: "false" })).content, "**formed** words");
+    assert.equal((await get({ apply_markdown: "false" })).content_type, "text/x-markdown");
+    assert.match((await get({ client_gravatar: "false" })).avatar_url, /gravatar/);
+  }
+  const found = await ok(
+    api(t.member2).get("/messages", { anchor: "newest", num_before: 5, num_after: 0, narrow: JSON.stringify([{ operator: "search", operand: "formed" }]) }),
+  );
+  const m = found.messages.find((x: Record<string, unknown>) => x.id === id);
+  assert.deepEqual(m.flags, []);
+  assert.equal(m.match_content, '<p><strong><span class="highlight">formed</span></strong> words</p>');
+  assert.deepEqual(Object.keys(m).slice(-3), ["flags", "match_content", "match_subject"]);
+  assert.deepEqual(m, { ...(await get({})), match_content: m.match_content, match_subject: m.match_subject });
+});
