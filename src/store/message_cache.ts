@@ -6,7 +6,7 @@
  * Reading a page of twenty messages and their reactions anew was about half of the request.
  *
  * Beside a message, its JSON as the API shows it may be kept, per form of the request and under
- * the versions of the tables its other fields come from (see messageJsonContext): serializing a
+ * the versions of the tables its other fields come from (see messageContextVersions): serializing a
  * page anew cost more than reading it from the database.
  */
 import type { MessageRow } from "./messages.js";
