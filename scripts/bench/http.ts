@@ -1,10 +1,13 @@
 /**
- * `npm run bench -- http [--seconds=5] [--connections=50] [--only=users/me or "POST /messages"] [--cpu-prof=DIR]`:
+ * `npm run bench -- http [--seconds=5] [--connections=50] [--rounds=1] [--only=users/me or "POST /messages"] [--cpu-prof=DIR]`:
  *   The cost of a request on the hot path. In one run, autocannon loads three servers, each in a
  *   child process of its own: a bare Node `http` server and a bare Fastify route answering a fixed
  *   JSON body (GET /users/me's own), and a production-mode Confab on SQLite. For each request it
  *   prints requests/s, p99 latency, the server's CPU time per request (steady even when the
- *   machine is busy) and Confab's share of the bare Node server's rate. Then the event queue's
+ *   machine is busy) and Confab's share of the bare Node server's rate. The bare Node server is
+ *   loaded right before each Confab load (`--rounds=N` pairs, medians printed), since this
+ *   machine's speed drifts by half within a minute: a ratio compares loads taken seconds apart,
+ *   and the bare rate beside each is printed with it. Then the event queue's
  *   long-poll round trip: a message event from POST /typing to a waiting GET /events, one at a
  *   time, beside the same round trip on a bare Node server. Rate limits are raised out of reach
  *   (still counted) so that the limiter's cost is included.
@@ -16,7 +19,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
-import { buildConfab, closeChild, confabModule, forkChild, profileFile, serveIpc, type Child, type Reply } from "./lib.js";
+import { buildConfab, closeChild, confabModule, forkChild, percentile, profileFile, serveIpc, type Child, type Reply } from "./lib.js";
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -219,10 +222,11 @@ function option(args: string[], name: string, fallback: number): number {
 export async function run(args: string[]): Promise<void> {
   const seconds = option(args, "seconds", 5);
   const connections = option(args, "connections", 50);
+  const rounds = Math.max(1, option(args, "rounds", 1));
   const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length);
   // A CPU profile of each server's process under each load, for scripts/cpuprofile-top.ts.
   const profileDir = args.find((a) => a.startsWith("--cpu-prof="))?.slice("--cpu-prof=".length);
-  console.log(`HTTP hot path (autocannon, ${connections} connections, ${seconds} s each; node ${process.version}; ${os.cpus().length} CPUs)`);
+  console.log(`HTTP hot path (autocannon, ${connections} connections, ${seconds} s each, ${rounds} round${rounds > 1 ? "s" : ""}; node ${process.version}; ${os.cpus().length} CPUs)`);
 
   if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
   buildConfab();
@@ -241,32 +245,60 @@ export async function run(args: string[]): Promise<void> {
     { name: "POST /register", method: "POST", path: "/api/v1/register" },
   ];
   const measured = targets.filter((t) => !only || t.path.includes(only) || t.name.includes(only));
-  const confabLoads = new Map<string, Load>();
-  for (const target of measured) confabLoads.set(target.name, await load(confab, target, seconds, connections, profileDir));
+  const bareNode = await startServer("http-bare-node", confab.ready.body);
+  const bareFastify = await startServer("http-bare-fastify", confab.ready.body);
+  const baselineTarget = targets[0];
+
+  /** Loads `server` right after the bare Node server, `rounds` times: medians of both, and of the ratio. */
+  const paired = async (server: ServerHandle, target: Target, label: string) => {
+    const pairs: { bare: Load; load: Load }[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const bare = await load(bareNode, baselineTarget, seconds, connections);
+      // Profiled in the last round only: one profile per label, as scripts/cpuprofile-top.ts reads them.
+      pairs.push({ bare, load: await load(server, target, seconds, connections, round === rounds - 1 ? profileDir : undefined, label) });
+    }
+    const ratios = pairs.map((p) => p.load.rps / p.bare.rps);
+    return { bare: medianLoad(pairs.map((p) => p.bare)), load: medianLoad(pairs.map((p) => p.load)), ratio: median(ratios) };
+  };
+
+  const confabLoads = new Map<string, Paired>();
+  for (const target of measured) confabLoads.set(target.name, await paired(confab, target, target.name));
+  const fastifyLoad = await paired(bareFastify, baselineTarget, "bare Fastify");
   const rss = (await confab.call("cpu")).rss as number;
-  const confabTrips = await roundTrips(confab, 300);
-  await closeChild(confab);
+  const trips = { Confab: await roundTrips(confab, 300), "bare Node http": await roundTrips(bareNode, 300), "bare Fastify": await roundTrips(bareFastify, 300) };
+  for (const server of [confab, bareNode, bareFastify]) await closeChild(server);
 
-  const bare: Record<string, { load: Load; trips: { p50: number; p99: number } }> = {};
-  for (const [name, mode] of [["bare Node http", "http-bare-node"], ["bare Fastify", "http-bare-fastify"]] as const) {
-    const server = await startServer(mode, confab.ready.body);
-    bare[name] = { load: await load(server, targets[0], seconds, connections, profileDir, name), trips: await roundTrips(server, 300) };
-    await closeChild(server);
-  }
-
-  const node = bare["bare Node http"].load.rps;
-  const row = (name: string, l: Load, ratio = true) =>
-    `  ${name.padEnd(36)} ${l.rps.toFixed(0).padStart(8)} req/s   p99 ${String(l.p99).padStart(5)} ms   cpu ${l.cpuMicrosPerRequest
+  const row = (name: string, p: Paired) =>
+    `  ${name.padEnd(36)} ${p.load.rps.toFixed(0).padStart(8)} req/s   p99 ${String(p.load.p99).padStart(5)} ms   cpu ${p.load.cpuMicrosPerRequest
       .toFixed(0)
-      .padStart(6)} µs/req${ratio ? `   ${((100 * l.rps) / node).toFixed(0).padStart(4)}% of bare Node` : ""}${l.errors ? `   ${l.errors} errors!` : ""}`;
-  console.log("\nbaselines (same body as GET /users/me):");
-  for (const [name, b] of Object.entries(bare)) console.log(row(name, b.load, name !== "bare Node http"));
+      .padStart(6)} µs/req   ${(100 * p.ratio).toFixed(0).padStart(4)}% of bare Node (${p.bare.rps.toFixed(0)} req/s, ${p.bare.cpuMicrosPerRequest.toFixed(0)} µs/req beside it)${p.load.errors ? `   ${p.load.errors} errors!` : ""}`;
+  console.log(`\nbaseline (same body as GET /users/me; bare Node loaded before each row, ${rounds} round${rounds > 1 ? "s, medians" : ""}):`);
+  console.log(row("bare Fastify", fastifyLoad));
   console.log("\nConfab (SQLite, 100 users, 1,000 messages):");
   for (const target of measured) console.log(row(target.name, confabLoads.get(target.name)!));
   console.log(`  idle-after-load RSS ${(rss / 1024 / 1024).toFixed(1)} MiB`);
   console.log("\nlong-poll round trip (POST /typing → waiting GET /events answers), 300 in a row:");
-  console.log(`  Confab           p50 ${confabTrips.p50.toFixed(2)} ms   p99 ${confabTrips.p99.toFixed(2)} ms`);
-  for (const [name, b] of Object.entries(bare)) console.log(`  ${name.padEnd(16)} p50 ${b.trips.p50.toFixed(2)} ms   p99 ${b.trips.p99.toFixed(2)} ms`);
+  for (const [name, t] of Object.entries(trips)) console.log(`  ${name.padEnd(16)} p50 ${t.p50.toFixed(2)} ms   p99 ${t.p99.toFixed(2)} ms`);
+}
+
+interface Paired {
+  bare: Load;
+  load: Load;
+  ratio: number;
+}
+
+function median(values: readonly number[]): number {
+  return percentile([...values].sort((a, b) => a - b), 50);
+}
+
+/** Each figure's median over the rounds; errors are summed, since any is worth showing. */
+function medianLoad(loads: readonly Load[]): Load {
+  return {
+    rps: median(loads.map((l) => l.rps)),
+    p99: median(loads.map((l) => l.p99)),
+    cpuMicrosPerRequest: median(loads.map((l) => l.cpuMicrosPerRequest)),
+    errors: loads.reduce((sum, l) => sum + l.errors, 0),
+  };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === SELF) {
