@@ -10,6 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { loadConfig } from "../../src/config.js";
 import { openAppContext } from "../../src/server.js";
 import { createRealm } from "../../src/actions/realms.js";
@@ -137,6 +138,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test("clients polling any process get every message event once, in order, through a process's death", { skip, timeout: 600_000 }, async () => {
   const stop = new AbortController();
+  // Every long-poll's fetch listens on this one signal and lets go only when it is collected:
+  // thousands of listeners, each warned about in the log, are expected here.
+  setMaxListeners(0, stop.signal);
   const listeners: Listener[] = users.map((user) => ({ user, registered: false, received: [], badQueue: 0, gaps: [] }));
   const listening = Promise.all(listeners.map((l) => listen(l, stop.signal)));
   while (!listeners.every((l) => l.registered)) await sleep(100);
