@@ -10,7 +10,7 @@ import { dmKeyFor, type MessageRow } from "../store/messages.js";
 import { MAX_ROW_ID, isStorableId } from "../store/ids.js";
 import { dialectOf, type Dialect } from "../store/db.js";
 import { badNarrow, badRequest, incompatibleParameters } from "../http/errors.js";
-import { FLAG_BITS, MENTION_MASK, flagsForApi } from "../domain/message_flags.js";
+import { FLAG_BITS, HISTORICAL_FLAGS, MENTION_MASK, flagsForApi } from "../domain/message_flags.js";
 import type { NarrowTerm } from "../domain/narrow.js";
 import { canAccessHistory } from "../domain/channel_access.js";
 import { isGuest } from "../domain/roles.js";
@@ -407,13 +407,13 @@ async function messageJsonHeads(app: AppContext, realm: Realm, messages: readonl
   });
 }
 
-const flagsTails = new Map<number | null, Buffer>();
+const flagsTails = new Map<number, Buffer>();
 
-/** `,"flags":[…]}`, the end of a message's JSON, for the user's flags (null: never received). */
-function flagsTail(flags: number | null): Buffer {
+/** `,"flags":[…]}`, the end of a message's JSON, for the user's flags. */
+function flagsTail(flags: number): Buffer {
   let tail = flagsTails.get(flags);
   if (!tail) {
-    tail = Buffer.from(`,"flags":${JSON.stringify(flags === null ? ["read", "historical"] : flagsForApi(flags))}}`);
+    tail = Buffer.from(`,"flags":${JSON.stringify(flagsForApi(flags))}}`);
     // Masks are combinations of a dozen flags; the bound only guards against a corrupt column.
     if (flagsTails.size >= 4096) flagsTails.clear();
     flagsTails.set(flags, tail);
@@ -432,7 +432,8 @@ async function messageList(app: AppContext, realm: Realm, rows: readonly Row[], 
   messages.forEach(({ row }, i) => {
     if (i) chunks.push(COMMA);
     chunks.push(heads[i]);
-    const tail = flagsTail(flagsById.get(row.id) ?? null);
+    // No copy of the message: history the user can read but never received.
+    const tail = flagsTail(flagsById.get(row.id) ?? HISTORICAL_FLAGS);
     if (words.length) chunks.push(tail.subarray(0, -1), Buffer.from(`,${JSON.stringify(searchMatch(row, words)).slice(1)}`));
     else chunks.push(tail);
   });

@@ -70,7 +70,7 @@ function compile(file: Database.Database, sql: string): SqliteStatement {
   try {
     asJson = file.prepare(`with q(${slots}) as (${sql}) select json_group_array(json_array(${slots})) from q`).pluck();
   } catch {
-    // A text that compiles alone but not inside another (one ending in a `--` comment).
+    // A text that compiles alone but not inside another (one ending in a `--` comment or a `;`).
     return statement;
   }
   return new JsonRowsStatement(statement, asJson, columns.map((c) => c.name));
