@@ -27,7 +27,7 @@ import { badRequest, streamDoesNotExistById, streamDoesNotExistByName } from "..
 import { renderMarkdown, type Rendered } from "../markdown/render.js";
 import { realmLinkifiers, renderContextFor } from "../markdown/context.js";
 import { reactionsByMessage, type MessageReaction } from "../store/reactions.js";
-import { FLAG_BITS, flagsForApi } from "../domain/message_flags.js";
+import { FLAG_BITS, HISTORICAL_FLAGS, flagsForApi } from "../domain/message_flags.js";
 import { realmAlertWordMatcher } from "./alert_words.js";
 import { LIMITS } from "../domain/limits.js";
 import { checkChannelName } from "../domain/channels.js";
@@ -458,7 +458,7 @@ export async function accessMessage(app: AppContext, db: Executor, user: UserRow
     const stream = (await findChannel(app, db, user.realm_id, message.stream_id))!;
     const subscribed = (await subscribedChannelIds(app, db, user.id)).has(stream.id);
     if (canAccessHistory(await userFacts(app, db, user), channelFacts(stream), subscribed)) {
-      return { message, flags: ["read", "historical"] };
+      return { message, flags: flagsForApi(HISTORICAL_FLAGS) };
     }
   }
   throw badRequest("Invalid message(s)");
