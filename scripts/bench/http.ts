@@ -1,10 +1,12 @@
 /**
  * `npm run bench -- http [--seconds=5] [--connections=50] [--rounds=1] [--only=users/me or "POST /messages"] [--cpu-prof=DIR]`:
  *   The cost of a request on the hot path. In one run, autocannon loads three servers, each in a
- *   child process of its own: a bare Node `http` server and a bare Fastify route answering a fixed
- *   JSON body (GET /users/me's own), and a production-mode Confab on SQLite. For each request it
- *   prints requests/s, p99 latency, the server's CPU time per request (steady even when the
- *   machine is busy) and Confab's share of the bare Node server's rate. The bare Node server is
+ *   child process of its own: a bare Node `http` server, a bare Fastify route and a
+ *   production-mode Confab on SQLite. For each request it prints requests/s, p99 latency, the
+ *   server's CPU time per request (steady even when the machine is busy) and Confab's share of the
+ *   bare Node server's rate, the bare server answering the same request with the same JSON body
+ *   Confab answered it with (20 messages are about 11 KB to write where GET /users/me is 0.4 KB). The
+ *   bare Fastify route answers GET /users/me's body. The bare Node server is
  *   loaded right before each Confab load (`--rounds=N` pairs, medians printed), since this
  *   machine's speed drifts by half within a minute: a ratio compares loads taken seconds apart,
  *   and the bare rate beside each is printed with it. Then the event queue's
@@ -98,10 +100,11 @@ async function confabServer(): Promise<void> {
  * The bare servers answer every request with the same body; a GET /events waits for the next
  * POST /typing, or answers at once if one came since the last, as an event queue would.
  */
-function bareHandler(body: string) {
+function bareHandler(initialBody: string) {
+  let body = initialBody;
   const waiting: ((text: string) => void)[] = [];
   let queued = 0;
-  return (url: string, send: (text: string) => void) => {
+  const handle = (url: string, send: (text: string) => void) => {
     if (url.startsWith("/api/v1/events")) {
       if (queued) {
         queued = 0;
@@ -115,34 +118,35 @@ function bareHandler(body: string) {
     }
     send(body);
   };
+  /** The ops of a bare server: `body <text>` sets what it answers from then on. */
+  const control = (op: string): Reply => {
+    if (op === "close") setImmediate(() => process.exit(0));
+    if (op.startsWith("body ")) body = op.slice("body ".length);
+    return {};
+  };
+  return { handle, control };
 }
 
 async function bareNodeServer(body: string): Promise<void> {
-  const handle = bareHandler(body);
+  const { handle, control } = bareHandler(body);
   const server = http.createServer((req, res) => {
     req.resume();
     req.on("end", () => handle(req.url ?? "/", (text) => res.writeHead(200, { "content-type": "application/json" }).end(text)));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
-  serve({ url: `http://127.0.0.1:${port}`, auth: "", otherAuth: "", otherId: 0, myId: 0, body }, (op) => {
-    if (op === "close") setImmediate(() => process.exit(0));
-    return {};
-  });
+  serve({ url: `http://127.0.0.1:${port}`, auth: "", otherAuth: "", otherId: 0, myId: 0, body }, control);
 }
 
 async function bareFastifyServer(body: string): Promise<void> {
   const { default: Fastify } = await import("fastify");
-  const handle = bareHandler(body);
+  const { handle, control } = bareHandler(body);
   const server = Fastify();
   server.addContentTypeParser("*", { parseAs: "buffer" }, (_req, _body, done) => done(null, {}));
   server.all("/*", (req, reply) => handle(req.url, (text) => void reply.type("application/json").send(text)));
   await server.listen({ port: 0, host: "127.0.0.1" });
   const { port } = server.server.address() as { port: number };
-  serve({ url: `http://127.0.0.1:${port}`, auth: "", otherAuth: "", otherId: 0, myId: 0, body }, (op) => {
-    if (op === "close") setImmediate(() => process.exit(0));
-    return {};
-  });
+  serve({ url: `http://127.0.0.1:${port}`, auth: "", otherAuth: "", otherId: 0, myId: 0, body }, control);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -249,11 +253,21 @@ export async function run(args: string[]): Promise<void> {
   const bareFastify = await startServer("http-bare-fastify", confab.ready.body);
   const baselineTarget = targets[0];
 
-  /** Loads `server` right after the bare Node server, `rounds` times: medians of both, and of the ratio. */
-  const paired = async (server: ServerHandle, target: Target, label: string) => {
+  /** What Confab answers `target` with, for the bare server to answer with too. */
+  const answerOf = async (target: Target) => {
+    const headers = { authorization: confab.ready.auth, ...(target.body ? { "content-type": "application/x-www-form-urlencoded" } : {}) };
+    return (await fetch(confab.ready.url + target.path, { method: target.method, headers, body: target.body })).text();
+  };
+
+  /**
+   * Loads `server` right after the bare Node server (answering the same request with `body`),
+   * `rounds` times: medians of both, and of the ratio.
+   */
+  const paired = async (server: ServerHandle, target: Target, label: string, body: string) => {
+    await bareNode.call(`body ${body}`);
     const pairs: { bare: Load; load: Load }[] = [];
     for (let round = 0; round < rounds; round++) {
-      const bare = await load(bareNode, baselineTarget, seconds, connections);
+      const bare = await load(bareNode, target, seconds, connections);
       // Profiled in the last round only: one profile per label, as scripts/cpuprofile-top.ts reads them.
       pairs.push({ bare, load: await load(server, target, seconds, connections, round === rounds - 1 ? profileDir : undefined, label) });
     }
@@ -262,8 +276,8 @@ export async function run(args: string[]): Promise<void> {
   };
 
   const confabLoads = new Map<string, Paired>();
-  for (const target of measured) confabLoads.set(target.name, await paired(confab, target, target.name));
-  const fastifyLoad = await paired(bareFastify, baselineTarget, "bare Fastify");
+  for (const target of measured) confabLoads.set(target.name, await paired(confab, target, target.name, await answerOf(target)));
+  const fastifyLoad = await paired(bareFastify, baselineTarget, "bare Fastify", confab.ready.body);
   const rss = (await confab.call("cpu")).rss as number;
   const trips = { Confab: await roundTrips(confab, 300), "bare Node http": await roundTrips(bareNode, 300), "bare Fastify": await roundTrips(bareFastify, 300) };
   for (const server of [confab, bareNode, bareFastify]) await closeChild(server);
@@ -272,9 +286,9 @@ export async function run(args: string[]): Promise<void> {
     `  ${name.padEnd(36)} ${p.load.rps.toFixed(0).padStart(8)} req/s   p99 ${String(p.load.p99).padStart(5)} ms   cpu ${p.load.cpuMicrosPerRequest
       .toFixed(0)
       .padStart(6)} µs/req   ${(100 * p.ratio).toFixed(0).padStart(4)}% of bare Node (${p.bare.rps.toFixed(0)} req/s, ${p.bare.cpuMicrosPerRequest.toFixed(0)} µs/req beside it)${p.load.errors ? `   ${p.load.errors} errors!` : ""}`;
-  console.log(`\nbaseline (same body as GET /users/me; bare Node loaded before each row, ${rounds} round${rounds > 1 ? "s, medians" : ""}):`);
+  console.log(`\nbaseline (GET /users/me's body; bare Node loaded before each row, ${rounds} round${rounds > 1 ? "s, medians" : ""}):`);
   console.log(row("bare Fastify", fastifyLoad));
-  console.log("\nConfab (SQLite, 100 users, 1,000 messages):");
+  console.log("\nConfab (SQLite, 100 users, 1,000 messages; bare Node answering each request with Confab's body for it):");
   for (const target of measured) console.log(row(target.name, confabLoads.get(target.name)!));
   console.log(`  idle-after-load RSS ${(rss / 1024 / 1024).toFixed(1)} MiB`);
   console.log("\nlong-poll round trip (POST /typing → waiting GET /events answers), 300 in a row:");
