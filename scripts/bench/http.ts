@@ -5,8 +5,8 @@
  *   production-mode Confab on SQLite. For each request it prints requests/s, p99 latency, the
  *   server's CPU time per request (steady even when the machine is busy) and Confab's share of the
  *   bare Node server's rate, the bare server answering the same request with the same JSON body
- *   Confab answered it with (20 messages are about 11 KB to write where GET /users/me is 0.4 KB). The
- *   bare Fastify route answers GET /users/me's body. The bare Node server is
+ *   Confab answered it with (20 messages are about 11 KB to write where GET /users/me is
+ *   0.4 KB). The bare Fastify route answers GET /users/me's body. The bare Node server is
  *   loaded right before each Confab load (`--rounds=N` pairs, medians printed), since this
  *   machine's speed drifts by half within a minute: a ratio compares loads taken seconds apart,
  *   and the bare rate beside each is printed with it. Then the event queue's
@@ -97,7 +97,8 @@ async function confabServer(): Promise<void> {
 }
 
 /**
- * The bare servers answer every request with the same body; a GET /events waits for the next
+ * The bare servers answer every request with one body, the last one they were given (`body`
+ * over IPC, see `control`); a GET /events waits for the next
  * POST /typing, or answers at once if one came since the last, as an event queue would.
  */
 function bareHandler(initialBody: string) {
