@@ -20,7 +20,7 @@ export async function authenticate(app: AppContext, request: FastifyRequest): Pr
   if (!header) {
     // The web client's session leads to the same credentials as its user's API key.
     const apiKey = await sessionApiKey(app, request);
-    if (apiKey) return callerFor(app, request, apiKey);
+    if (apiKey) return callerFor(app, request, apiKey, undefined, true);
     throw unauthorized("Not logged in: API authentication or user session required");
   }
   const parts = header.trim().split(/\s+/);
@@ -37,7 +37,7 @@ export async function authenticate(app: AppContext, request: FastifyRequest): Pr
   return callerFor(app, request, apiKey, email);
 }
 
-async function callerFor(app: AppContext, request: FastifyRequest, apiKey: string, email?: string): Promise<Caller> {
+async function callerFor(app: AppContext, request: FastifyRequest, apiKey: string, email?: string, browserSession = false): Promise<Caller> {
   const credentials = await app.caches.credentials.get(apiKey, app.db, () => loadCredentials(app, apiKey));
   if (!credentials || (email !== undefined && credentials.user.delivery_email.toLowerCase() !== email.toLowerCase())) {
     throw unauthorized("Invalid API key");
@@ -45,7 +45,7 @@ async function callerFor(app: AppContext, request: FastifyRequest, apiKey: strin
   const { user, realm } = credentials;
   if (realm.deactivated) throw unauthorized("This organization has been deactivated");
   if (user.is_active !== 1) throw unauthorized("Account is deactivated");
-  return { user, realm, clientName: clientName(request) };
+  return { user, realm, clientName: clientName(request, browserSession) };
 }
 
 /** Shared by every request with the key until a write to users or realms: frozen, so no one edits it. */
@@ -56,10 +56,16 @@ async function loadCredentials(app: AppContext, apiKey: string): Promise<Credent
   return { user: Object.freeze(user), realm: frozenRealm(realm) };
 }
 
-export function clientName(request: FastifyRequest): string {
+/**
+ * Zulip names a request after its `client` parameter, else its user agent; a browser session is
+ * the web app, `website` (so its senders read what they send), unless Zulip's desktop app says
+ * otherwise.
+ */
+export function clientName(request: FastifyRequest, browserSession = false): string {
   const fromParam = (request.body as Record<string, unknown> | undefined)?.client ?? (request.query as Record<string, unknown>)?.client;
   if (typeof fromParam === "string" && fromParam) return fromParam;
   const ua = request.headers["user-agent"];
+  if (browserSession && !ua?.startsWith("Zulip")) return "website";
   if (ua) {
     const name = ua.split("/")[0].trim();
     if (name) return name;

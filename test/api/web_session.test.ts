@@ -127,3 +127,35 @@ describe("signing out", () => {
     assert.equal(((await after.json()) as { msg: string }).msg, "Account is deactivated");
   });
 });
+
+describe("the web app's client name", () => {
+  test("a browser session is Zulip's `website` client, so what its user sends arrives read for them", async () => {
+    const { session } = await signIn(t.member.email, TEST_PASSWORD);
+    const browser = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
+    const sent = await fetch(`${srv.url}/api/v1/messages`, {
+      method: "POST",
+      headers: { cookie: session!.cookie, "x-csrftoken": session!.csrf, "user-agent": browser },
+      body: new URLSearchParams({ type: "direct", to: JSON.stringify([t.member2.id]), content: "from the browser" }),
+    });
+    assert.equal(sent.status, 200, await sent.clone().text());
+    const { id } = (await sent.json()) as { id: number };
+    const read = await fetch(`${srv.url}/api/v1/messages/${id}`, { headers: { cookie: session!.cookie, "user-agent": browser } });
+    const { message } = (await read.json()) as { message: { client: string; flags: string[] } };
+    assert.equal(message.client, "website");
+    assert.ok(message.flags.includes("read"), JSON.stringify(message.flags));
+  });
+
+  test("the same browser with an API key is still named after its user agent, and its sends stay unread", async () => {
+    const auth = "Basic " + Buffer.from(`${t.member.email}:${t.member.apiKey}`).toString("base64");
+    const sent = await fetch(`${srv.url}/api/v1/messages`, {
+      method: "POST",
+      headers: { authorization: auth, "user-agent": "Mozilla/5.0 (X11)" },
+      body: new URLSearchParams({ type: "direct", to: JSON.stringify([t.member2.id]), content: "from a script" }),
+    });
+    const { id } = (await sent.json()) as { id: number };
+    const read = await fetch(`${srv.url}/api/v1/messages/${id}`, { headers: { authorization: auth } });
+    const { message } = (await read.json()) as { message: { client: string; flags: string[] } };
+    assert.equal(message.client, "Mozilla");
+    assert.ok(!message.flags.includes("read"), JSON.stringify(message.flags));
+  });
+});
