@@ -1,7 +1,7 @@
 import { render } from "preact";
 import "katex/dist/katex.min.css";
 import "./style.css";
-import { App } from "./ui/App";
+import { App } from "./App";
 import { model } from "./model";
 import { narrowFromLocation } from "./navigate";
 import { start } from "./live";

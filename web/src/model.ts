@@ -127,6 +127,9 @@ export function useModel(): number {
   useEffect(() => {
     const listener = () => setSeen(version);
     listeners.add(listener);
+    // Effects run after paint: a change announced between the render and this subscription
+    // (register answering first on a fast load) would otherwise never reach this view.
+    listener();
     return () => void listeners.delete(listener);
   }, []);
   return version;

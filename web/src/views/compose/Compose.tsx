@@ -4,10 +4,10 @@
  * button; typing notices; drafts kept on the server; saved snippets; scheduling.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api } from "../api";
-import { model, changed, dmKeyOf, findUser, streamName, userName } from "../model";
-import { searchEmoji, codeToChar } from "../emoji";
-import { Rendered } from "./Rendered";
+import { api } from "../../api";
+import { model, changed, dmKeyOf, findUser, streamName, userName } from "../../model";
+import { searchEmoji, codeToChar } from "../../emoji";
+import { Rendered } from "../../components/Rendered";
 
 interface Target {
   kind: "stream" | "dm";

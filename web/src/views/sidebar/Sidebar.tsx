@@ -1,7 +1,7 @@
 /** Left sidebar: views, channels (pinned, by folder, muted) with their topics, and direct messages. */
-import { model, unreadCounts, userName, type Subscription } from "../model";
-import { go } from "../navigate";
-import type { Narrow } from "../narrow";
+import { model, unreadCounts, userName, type Subscription } from "../../model";
+import { go } from "../../navigate";
+import type { Narrow } from "../../narrow";
 
 function Count({ n, label }: { n: number | undefined; label: string }) {
   return n ? (

@@ -1,11 +1,11 @@
 /** One message: sender, time, rendered HTML, reactions, and its actions (react, star, edit, delete). */
 import { memo } from "preact/compat";
 import { useEffect, useState } from "preact/hooks";
-import { model, changed, userName, type Message, type Reaction } from "../model";
-import { codeToChar } from "../emoji";
-import { Rendered } from "./Rendered";
-import { deleteMessage, editMessage, rawContent, setStarred, toggleReaction } from "../messages";
-import { EmojiPicker } from "./EmojiPicker";
+import { model, changed, userName, type Message, type Reaction } from "../../model";
+import { codeToChar } from "../../emoji";
+import { Rendered } from "../../components/Rendered";
+import { deleteMessage, editMessage, rawContent, setStarred, toggleReaction } from "../../messages";
+import { EmojiPicker } from "../../components/EmojiPicker";
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" });
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });

@@ -1,16 +1,16 @@
 /** The page: top bar with search, the three columns, settings, and Zulip's core keyboard shortcuts. */
 import { useEffect, useState } from "preact/hooks";
-import { api, logout } from "../api";
-import { findUser, model, useModel, userName, streamName, conversationKey, unreadCounts } from "../model";
-import { go } from "../navigate";
-import { setSubscriptionProperty, setTopicPolicy } from "../messages";
-import { narrowToSearch, parseSearch, type Narrow } from "../narrow";
-import { Sidebar } from "./Sidebar";
-import { Feed, select } from "./Feed";
-import { People } from "./People";
-import { Compose, compose, openCompose, closeCompose, defaultTarget } from "./Compose";
-import { Settings } from "./Settings";
-import { Rendered } from "./Rendered";
+import { api, logout } from "./api";
+import { findUser, model, useModel, userName, streamName, conversationKey, unreadCounts } from "./model";
+import { go } from "./navigate";
+import { setSubscriptionProperty, setTopicPolicy } from "./messages";
+import { narrowToSearch, parseSearch, type Narrow } from "./narrow";
+import { Sidebar } from "./views/sidebar/Sidebar";
+import { Feed, select } from "./views/feed/Feed";
+import { People } from "./views/people/People";
+import { Compose, compose, openCompose, closeCompose, defaultTarget } from "./views/compose/Compose";
+import { Settings } from "./views/settings/Settings";
+import { Rendered } from "./components/Rendered";
 
 function title(narrow: Narrow): string {
   if (!narrow.length) return "Combined feed";

@@ -5,8 +5,8 @@
  */
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { api, type Params } from "../api";
-import { findUser, isAdmin, model, userName } from "../model";
+import { api, type Params } from "../../api";
+import { findUser, isAdmin, model, userName } from "../../model";
 
 type Tab = { id: string; label: string; admin?: boolean; view: () => preact.JSX.Element };
 

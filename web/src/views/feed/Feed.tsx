@@ -4,9 +4,9 @@
  * the reader's eye in place, and asks the server for older pages at the top.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { model, changed, dmKeyOf, streamName, userName, conversationKey, messageDmKey, type Message } from "../model";
-import { loadOlder, markRead } from "../messages";
-import { go } from "../navigate";
+import { model, changed, dmKeyOf, streamName, userName, conversationKey, messageDmKey, type Message } from "../../model";
+import { loadOlder, markRead } from "../../messages";
+import { go } from "../../navigate";
 import { MessageRow } from "./MessageRow";
 
 const WINDOW = 250;

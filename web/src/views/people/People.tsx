@@ -1,7 +1,7 @@
 /** Right sidebar: the organization's people, active first, with presence and status. */
 import { useState } from "preact/hooks";
-import { model } from "../model";
-import { go } from "../navigate";
+import { model } from "../../model";
+import { go } from "../../navigate";
 
 // Zulip counts someone as offline after 140 seconds without a presence report.
 const OFFLINE_AFTER_SECS = 140;
