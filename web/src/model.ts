@@ -84,6 +84,8 @@ export const model = {
   streams: new Map<number, Stream>(),
   subs: new Map<number, Subscription>(),
   folders: new Map<number, Folder>(),
+  /** The organization's default channels: new members join them, and invitations start with them ticked. */
+  defaultChannelIds: new Set<number>(),
   /** Topics seen per channel, newest message id last. */
   topics: new Map<number, Map<string, number>>(),
   /** Muted (1), unmuted (2), followed (3) topics: "stream_id:topic". */
@@ -213,6 +215,7 @@ export function loadRegister(s: RegisterState): void {
   model.streams = new Map((r.streams ?? []).map((s: Stream) => [s.stream_id, s]));
   for (const s of model.subs.values()) if (!model.streams.has(s.stream_id)) model.streams.set(s.stream_id, s);
   model.folders = new Map((r.channel_folders ?? []).map((f: Folder) => [f.id, f]));
+  model.defaultChannelIds = new Set(r.realm_default_streams ?? []);
   model.topicPolicy = new Map((r.user_topics ?? []).map((t: { stream_id: number; topic_name: string; visibility_policy: number }) => [`${t.stream_id}:${t.topic_name}`, t.visibility_policy]));
   model.unread = new Map();
   const u = r.unread_msgs ?? {};
@@ -436,6 +439,9 @@ export function applyEvent(e: Record<string, any>): void {
         for (const [k, v] of Object.entries(e.data ?? {})) model.realmSettings[`realm_${k}`] = v;
         model.realmSettings = { ...model.realmSettings };
       }
+      break;
+    case "default_streams":
+      model.defaultChannelIds = new Set(e.default_streams);
       break;
     case "realm_playgrounds":
       model.realmSettings = { ...model.realmSettings, realm_playgrounds: e.realm_playgrounds };

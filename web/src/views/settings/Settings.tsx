@@ -3,39 +3,15 @@
  * for administrators, the organization's (channels, users, invitations, groups, folders,
  * linkifiers, playgrounds, default channels, the Welcome Bot message).
  */
-import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, type Params } from "../../api";
 import { findUser, isAdmin, model, userName } from "../../model";
+import { DefaultChannels } from "./DefaultChannels";
+import { Field, ROLES, useResult } from "./form";
+import { Invitations } from "./Invitations";
+import "./settings.css";
 
 type Tab = { id: string; label: string; admin?: boolean; view: () => preact.JSX.Element };
-
-function useResult() {
-  const [msg, setMsg] = useState("");
-  const run = async (what: () => Promise<unknown>, ok = "Saved.") => {
-    try {
-      await what();
-      setMsg(ok);
-    } catch (e) {
-      setMsg(`Error: ${(e as Error).message}`);
-    }
-  };
-  const view = msg ? (
-    <p role="status" class={msg.startsWith("Error") ? "error" : "ok"}>
-      {msg}
-    </p>
-  ) : null;
-  return { run, view };
-}
-
-function Field({ id, label, children }: { id: string; label: string; children: ComponentChildren }) {
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      {children}
-    </div>
-  );
-}
 
 function Toggle({ name, label }: { name: string; label: string }) {
   const { run, view } = useResult();
@@ -272,14 +248,6 @@ function ChannelPermissions({ stream, choices, onChange }: { stream: Record<stri
   );
 }
 
-const ROLES: [number, string][] = [
-  [100, "Owner"],
-  [200, "Administrator"],
-  [300, "Moderator"],
-  [400, "Member"],
-  [600, "Guest"],
-];
-
 function UserAdmin() {
   const { run, view } = useResult();
   const users = [...model.users.values()].filter((u) => !u.is_bot).sort((a, b) => a.full_name.localeCompare(b.full_name));
@@ -329,52 +297,6 @@ function UserAdmin() {
           ))}
         </tbody>
       </table>
-    </>
-  );
-}
-
-function Invitations() {
-  const [emails, setEmails] = useState("");
-  const [role, setRole] = useState(400);
-  const [invites, setInvites] = useState<{ id: number; email?: string; invited_as: number; is_multiuse: boolean; expiry_date: number | null }[]>([]);
-  const { run, view } = useResult();
-  const refresh = () => void api<{ invites: typeof invites }>("GET", "/invites").then((r) => setInvites(r.invites));
-  useEffect(refresh, []);
-  const defaults = [...model.subs.values()].map((s) => s.stream_id);
-  return (
-    <>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void run(() => api("POST", "/invites", { invitee_emails: emails, invite_as: role, stream_ids: defaults }).then(refresh), "Invitations sent.");
-        }}
-      >
-        <Field id="invite-emails" label="Email addresses (comma-separated)">
-          <textarea id="invite-emails" value={emails} onInput={(e) => setEmails(e.currentTarget.value)} />
-        </Field>
-        <Field id="invite-role" label="Invite as">
-          <select id="invite-role" value={role} onChange={(e) => setRole(Number(e.currentTarget.value))}>
-            {ROLES.map(([v, l]) => (
-              <option key={v} value={v}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <button type="submit">Send invitations</button>
-      </form>
-      {view}
-      <h3>Pending invitations</h3>
-      <ul class="list">
-        {invites.map((i) => (
-          <li key={`${i.is_multiuse}-${i.id}`}>
-            {i.is_multiuse ? "Reusable link" : i.email} ({ROLES.find(([v]) => v === i.invited_as)?.[1]}){" "}
-            <button type="button" class="secondary" onClick={() => void run(() => api("DELETE", i.is_multiuse ? `/invites/multiuse/${i.id}` : `/invites/${i.id}`).then(refresh), "Revoked.")}>
-              Revoke
-            </button>
-          </li>
-        ))}
-      </ul>
     </>
   );
 }
@@ -510,17 +432,6 @@ const Playgrounds = () => (
     ]}
     add={(v) => api("POST", "/realm/playgrounds", v)}
     addLabel="Add playground"
-  />
-);
-
-const DefaultChannels = () => (
-  <SimpleList<{ id: number; name: string }>
-    load={() => api<{ streams: { stream_id: number; name: string }[] }>("GET", "/default_streams").then((r) => r.streams.map((s) => ({ id: s.stream_id, name: s.name })))}
-    describe={(s) => s.name}
-    remove={(s) => api("DELETE", "/default_streams", { stream_id: s.id })}
-    fields={[["channel", "Channel name"]]}
-    add={(v) => api("POST", "/default_streams", { stream_id: [...model.streams.values()].find((s) => s.name === v.channel)?.stream_id ?? 0 })}
-    addLabel="Add default channel"
   />
 );
 
