@@ -11,6 +11,8 @@ import { People } from "./views/people/People";
 import { Compose, compose, openCompose, closeCompose, defaultTarget } from "./views/compose/Compose";
 import { Settings } from "./views/settings/Settings";
 import { Rendered } from "./components/Rendered";
+import { ThemeSwitch } from "./components/ThemeSwitch";
+import { showUnreadFavicon } from "./favicon";
 
 function title(narrow: Narrow): string {
   if (!narrow.length) return "Combined feed";
@@ -101,6 +103,7 @@ export function App() {
   useEffect(() => {
     const counts = unreadCounts();
     document.title = `${counts.total ? `(${counts.total}) ` : ""}${title(model.narrow)} - ${model.realm.name || "Confab"}`;
+    showUnreadFavicon(counts.total);
   });
 
   useEffect(() => {
@@ -204,6 +207,7 @@ export function App() {
           </label>
           <input id="search" type="search" placeholder="Search (channel: topic: sender: is:starred …)" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
         </form>
+        <ThemeSwitch />
         <button type="button" onClick={() => setSettingsOpen(true)} aria-label="Settings">
           ⚙
         </button>

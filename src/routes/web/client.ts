@@ -33,6 +33,7 @@ const TYPES: Record<string, string> = {
   ".ttf": "font/ttf",
   ".svg": "image/svg+xml",
   ".png": "image/png",
+  ".ico": "image/x-icon",
   ".json": "application/json",
 };
 const COMPRESSIBLE = new Set([".html", ".js", ".css", ".svg", ".json", ".ttf"]);
@@ -151,6 +152,14 @@ export function registerWebClient(server: FastifyInstance, app: AppContext): voi
     if (!asset) return reply.status(404).type("text/plain").send("Not found\n");
     // Vite names every built file by its content hash, so a name never changes meaning.
     return sendAsset(request, reply, asset, "public, max-age=31536000, immutable");
+  });
+
+  // Browsers ask every page's server for /favicon.ico, the sign-in form's included; the signed-in
+  // client then draws its own icon with the unread count (web/src/favicon.ts).
+  server.get("/favicon.ico", async (request, reply) => {
+    const icon = built(false).get("favicon.ico");
+    if (!icon) return reply.status(404).type("text/plain").send("Not found\n");
+    return sendAsset(request, reply, icon, "public, max-age=86400");
   });
 
   server.get("/login", async (request, reply) => {

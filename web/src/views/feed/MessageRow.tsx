@@ -6,9 +6,7 @@ import { codeToChar } from "../../emoji";
 import { Rendered } from "../../components/Rendered";
 import { deleteMessage, editMessage, rawContent, setStarred, toggleReaction } from "../../messages";
 import { EmojiPicker } from "../../components/EmojiPicker";
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" });
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+import { fullTime, timeOfDay } from "../../time";
 
 function ReactionButton({ m, group }: { m: Message; group: Reaction[] }) {
   const r = group[0];
@@ -112,8 +110,8 @@ export const MessageRow = memo(function MessageRow({ m, showSender, selected, un
       )}
       <div class="body">
         {showSender && <span class="sender">{m.sender_full_name}</span>}
-        <time dateTime={new Date(m.timestamp * 1000).toISOString()} title={dateFormat.format(m.timestamp * 1000)}>
-          {timeFormat.format(m.timestamp * 1000)}
+        <time dateTime={new Date(m.timestamp * 1000).toISOString()} title={fullTime(m.timestamp * 1000, model.settings.twenty_four_hour_time)}>
+          {timeOfDay(m.timestamp * 1000, model.settings.twenty_four_hour_time)}
         </time>
         {m.last_edit_timestamp ? <span class="edited">(edited)</span> : null}
         {editing ? <Editor m={m} done={() => setEditing(false)} /> : <Rendered html={m.content} class={`content${mentioned ? " mentioned" : ""}`} />}
