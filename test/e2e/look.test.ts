@@ -51,7 +51,7 @@ async function open(email: string, options: BrowserContextOptions = {}): Promise
 
 async function openTopic(page: Page, topic: string) {
   const { stream_id } = (await call("hamlet@zulip.com", "GET", "/get_stream_id", { stream: "Verona" })) as { stream_id: number };
-  await page.goto(`/#narrow/channel/${stream_id}-Verona/topic/${encodeURIComponent(topic)}`);
+  await page.goto(`/#narrow/channel/${stream_id}/topic/${topic}`);
   await page.waitForSelector(".message");
 }
 
