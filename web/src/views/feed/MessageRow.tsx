@@ -1,11 +1,13 @@
-/** One message: sender, time, rendered HTML, reactions, and its actions (react, star, edit, delete). */
+/** One message: sender, time, rendered HTML, reactions, and its actions (react, star, edit, and the rest in its menu). */
 import { memo } from "preact/compat";
 import { useEffect, useState } from "preact/hooks";
 import { model, changed, userName, type Message, type Reaction } from "../../model";
 import { codeToChar } from "../../emoji";
 import { Rendered } from "../../components/Rendered";
-import { deleteMessage, editMessage, rawContent, setStarred, toggleReaction } from "../../messages";
+import { editMessage, keepsUnread, rawContent, setStarred, toggleReaction } from "../../messages";
 import { EmojiPicker } from "../../components/EmojiPicker";
+import { MessageMenu } from "./MessageMenu";
+import { canEditContent } from "./permissions";
 import { fullTime, timeOfDay } from "../../time";
 
 function ReactionButton({ m, group }: { m: Message; group: Reaction[] }) {
@@ -76,10 +78,25 @@ function Editor({ m, done }: { m: Message; done: () => void }) {
   );
 }
 
-export const MessageRow = memo(function MessageRow({ m, showSender, selected, unread }: { m: Message; showSender: boolean; selected: boolean; unread: boolean }) {
+interface RowProps {
+  m: Message;
+  showSender: boolean;
+  selected: boolean;
+  unread: boolean;
+}
+
+/**
+ * `reading`: whether the feed may mark the message read when it is seen (it looks for
+ * `data-unread`); not after "Mark as unread from here" until the reader leaves the narrow.
+ * Worked out here, outside the memo, so that leaving the narrow reaches every row.
+ */
+export function MessageRow(props: RowProps) {
+  return <Row {...props} reading={!keepsUnread(model.narrow)} />;
+}
+
+const Row = memo(function Row({ m, showSender, selected, unread, reading }: RowProps & { reading: boolean }) {
   const [editing, setEditing] = useState(false);
   const [picking, setPicking] = useState(false);
-  const mine = m.sender_id === model.me.user_id;
   const starred = m.flags.includes("starred");
   const mentioned = m.flags.includes("mentioned") || m.flags.includes("wildcard_mentioned");
   const groups = new Map<string, Reaction[]>();
@@ -92,7 +109,7 @@ export const MessageRow = memo(function MessageRow({ m, showSender, selected, un
     <article
       class={`message${selected ? " selected" : ""}${unread ? " unread" : ""}${mentioned ? " mentioned" : ""}`}
       data-id={m.id}
-      data-unread={unread ? "1" : undefined}
+      data-unread={unread && reading ? "1" : undefined}
       aria-label={`Message from ${m.sender_full_name}`}
       onClick={() => {
         if (model.selectedId !== m.id) {
@@ -139,22 +156,12 @@ export const MessageRow = memo(function MessageRow({ m, showSender, selected, un
         <button type="button" aria-label={starred ? "Unstar this message" : "Star this message"} aria-pressed={starred} class={starred ? "starred" : ""} onClick={() => void setStarred(m, !starred)}>
           {starred ? "★" : "☆"}
         </button>
-        {mine && (
+        {canEditContent(m) && (
           <button type="button" aria-label="Edit message" onClick={() => setEditing(true)}>
             ✎
           </button>
         )}
-        {mine && (
-          <button
-            type="button"
-            aria-label="Delete message"
-            onClick={() => {
-              if (confirm("Delete this message?")) void deleteMessage(m.id);
-            }}
-          >
-            ✕
-          </button>
-        )}
+        <MessageMenu m={m} selected={selected} onEdit={() => setEditing(true)} />
       </div>
     </article>
   );

@@ -1,0 +1,186 @@
+/** The dialogs a message's menu opens: its source, its edit history, a report, deleting it, its link. */
+import { useEffect, useState } from "preact/hooks";
+import { streamName, userName, type Message } from "../../model";
+import { deleteMessage, messageHistory, rawContent, reportMessage, type EditHistoryEntry } from "../../messages";
+import { Modal } from "../../components/Modal";
+import { useAction } from "../../components/Popover";
+import { Rendered } from "../../components/Rendered";
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/** What a dialog fetched: null while it loads; a failure is shown in its place. */
+function useFetched<T>(load: () => Promise<T>): { value: T | null; error: string } {
+  const [state, setState] = useState<{ value: T | null; error: string }>({ value: null, error: "" });
+  useEffect(() => {
+    let live = true;
+    load().then(
+      (value) => live && setState({ value, error: "" }),
+      (e: Error) => live && setState({ value: null, error: e.message }),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return state;
+}
+
+function Loading({ error }: { error: string }) {
+  return error ? (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  ) : (
+    <p class="hint">Loading…</p>
+  );
+}
+
+export function SourceDialog({ m, onClose }: { m: Message; onClose: () => void }) {
+  const source = useFetched(() => rawContent(m.id));
+  return (
+    <Modal title="Message source" onClose={onClose}>
+      {source.value === null ? <Loading error={source.error} /> : <pre class="source">{source.value}</pre>}
+    </Modal>
+  );
+}
+
+/** One version: who made it and when, where it moved, and its text when the text changed. */
+function Version({ v, first, m }: { v: EditHistoryEntry; first: boolean; m: Message }) {
+  const who = v.user_id === null ? "an unknown person" : userName(v.user_id);
+  const showText = first || v.prev_content !== undefined;
+  return (
+    <li>
+      <p class="version-head">
+        <strong>{first ? `Posted by ${userName(m.sender_id)}` : `${v.prev_content !== undefined ? "Edited" : "Moved"} by ${who}`}</strong> <time dateTime={new Date(v.timestamp * 1000).toISOString()}>{dateFormat.format(v.timestamp * 1000)}</time>
+      </p>
+      {v.prev_topic !== undefined && (
+        <p class="version-move">
+          Topic: <del>{v.prev_topic}</del> → <ins>{v.topic}</ins>
+        </p>
+      )}
+      {v.prev_stream !== undefined && (
+        <p class="version-move">
+          Channel: <del>#{streamName(v.prev_stream)}</del> → <ins>#{streamName(v.stream)}</ins>
+        </p>
+      )}
+      {showText && <Rendered class="version-content" html={v.rendered_content} />}
+    </li>
+  );
+}
+
+export function HistoryDialog({ m, onClose }: { m: Message; onClose: () => void }) {
+  const history = useFetched(() => messageHistory(m.id));
+  return (
+    <Modal title="Message edit history" onClose={onClose}>
+      {history.value === null ? (
+        <Loading error={history.error} />
+      ) : (
+        <ol class="history">
+          {history.value.map((v, i) => (
+            <Version key={v.timestamp + ":" + i} v={v} first={i === 0} m={m} />
+          ))}
+        </ol>
+      )}
+    </Modal>
+  );
+}
+
+/** Zulip's reasons for a report; "other" needs a description. */
+const REASONS: [string, string][] = [
+  ["spam", "Spam"],
+  ["harassment", "Harassment"],
+  ["inappropriate", "Inappropriate content"],
+  ["norms", "Violates community norms"],
+  ["other", "Other reason"],
+];
+
+export function ReportDialog({ m, onClose }: { m: Message; onClose: () => void }) {
+  const [reason, setReason] = useState("spam");
+  const [description, setDescription] = useState("");
+  const [sent, setSent] = useState(false);
+  const { busy, error, run } = useAction(() => setSent(true));
+  return (
+    <Modal title="Report message" onClose={onClose}>
+      {sent ? (
+        <>
+          <p role="status">Thank you. The moderators have been told about this message.</p>
+          <footer>
+            <button type="button" onClick={onClose}>
+              Close
+            </button>
+          </footer>
+        </>
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run(() => reportMessage(m.id, reason, description.trim()));
+          }}
+        >
+          <p class="hint">The organization's moderators will see the message, who sent it and why you report it.</p>
+          <div class="field">
+            <label for="report-reason">Reason</label>
+            <select id="report-reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)}>
+              {REASONS.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div class="field">
+            <label for="report-description">{reason === "other" ? "Explanation" : "Explanation (optional)"}</label>
+            <textarea id="report-description" maxLength={1000} required={reason === "other"} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+          </div>
+          {error && (
+            <p class="error" role="alert">
+              {error}
+            </p>
+          )}
+          <footer>
+            <button type="button" class="secondary" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" disabled={busy}>
+              {busy ? "Reporting…" : "Report"}
+            </button>
+          </footer>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
+export function DeleteDialog({ m, onClose }: { m: Message; onClose: () => void }) {
+  const { busy, error, run } = useAction(onClose);
+  return (
+    <Modal title="Delete message?" onClose={onClose}>
+      <p>Deleting the message removes it for everyone. This cannot be undone.</p>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <footer>
+        <button type="button" class="secondary" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" class="danger" disabled={busy} onClick={() => void run(() => deleteMessage(m.id))}>
+          {busy ? "Deleting…" : "Delete"}
+        </button>
+      </footer>
+    </Modal>
+  );
+}
+
+/** Where the browser will not let the page write to the clipboard (plain HTTP on a LAN): the link, selected, to copy by hand. */
+export function LinkDialog({ url, onClose }: { url: string; onClose: () => void }) {
+  return (
+    <Modal title="Link to message" onClose={onClose}>
+      <label class="sr-only" for="message-link">
+        Link to message
+      </label>
+      <input id="message-link" class="link-field" readOnly value={url} autoFocus onFocus={(e) => e.currentTarget.select()} />
+      <p class="hint">Copy it with Ctrl+C (⌘C on a Mac).</p>
+    </Modal>
+  );
+}

@@ -1,0 +1,170 @@
+/**
+ * A message's "⋮" menu, as Zulip's message actions: quote and reply, edit, move, star, mark as
+ * unread from here, copy its link, view its source or edit history, report, delete. `i` opens it
+ * for the selected message, as in Zulip.
+ */
+import "./menus.css";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { changed, model, type Message } from "../../model";
+import { markUnreadFrom, rawContent, setStarred } from "../../messages";
+import { messageHash } from "../../state/hash";
+import { namer } from "../../navigate";
+import { compose, openCompose } from "../compose/Compose";
+import { keepEnter, MenuItem, MenuSeparator, Popover, useAction } from "../../components/Popover";
+import { DeleteDialog, HistoryDialog, LinkDialog, ReportDialog, SourceDialog } from "./MessageDialogs";
+import { MoveDialog } from "./MoveDialog";
+import { canDelete, canEditContent, canMoveBetweenChannels, canMoveWithinChannel, canReport, canSeeEditHistory } from "./permissions";
+
+type Dialog = "source" | "history" | "report" | "delete" | "move" | "link";
+
+/** The message's address, as Zulip's "Copy link to message" gives it. */
+function messageUrl(m: Message): string {
+  const dmUserIds = Array.isArray(m.display_recipient) ? m.display_recipient.map((r) => r.id) : undefined;
+  return `${location.origin}/${messageHash({ ...m, dmUserIds }, model.me.user_id, namer)}`;
+}
+
+/** Zulip's fence for quoting text: one backtick longer than any fence inside it. */
+function fenceFor(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/^ {0,3}(`{3,})/gm)].map((f) => f[1].length));
+  return "`".repeat(Math.max(3, longest + 1));
+}
+
+/** Zulip's quote: who said it, linked to the message, and the raw text in a quote block. */
+function quoteOf(m: Message, raw: string): string {
+  const fence = fenceFor(raw);
+  return `@_**${m.sender_full_name}|${m.sender_id}** [said](${messageUrl(m)}):\n${fence}quote\n${raw}\n${fence}\n`;
+}
+
+/** Into the open compose box, or a new reply to the message's conversation. */
+async function quoteAndReply(m: Message) {
+  const quote = quoteOf(m, await rawContent(m.id));
+  if (compose.open) {
+    compose.content = compose.content ? `${compose.content}\n${quote}` : quote;
+    changed();
+    requestAnimationFrame(() => document.getElementById("compose-content")?.focus());
+  } else if (m.type === "stream") {
+    openCompose({ kind: "stream", streamId: m.stream_id, topic: m.subject }, quote);
+  } else {
+    const others = (m.display_recipient as { id: number }[]).map((r) => r.id).filter((id) => id !== model.me.user_id);
+    openCompose({ kind: "dm", to: others.length ? others : [model.me.user_id] }, quote);
+  }
+}
+
+const typingIn = (e: KeyboardEvent) => !!(e.target as HTMLElement | null)?.closest?.("input, textarea, select, [contenteditable]");
+
+export function MessageMenu({ m, selected, onEdit }: { m: Message; selected: boolean; onEdit: () => void }) {
+  const button = useRef<HTMLButtonElement>(null);
+  const [open, setOpen] = useState(false);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+
+  useEffect(() => {
+    if (!selected) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "i" || e.ctrlKey || e.metaKey || e.altKey || typingIn(e) || document.querySelector("dialog[open], [aria-modal=true]")) return;
+      e.preventDefault();
+      setOpen(true);
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [selected]);
+
+  const close = (refocus: boolean) => {
+    setOpen(false);
+    if (refocus) button.current?.focus();
+  };
+  const show = (d: Dialog) => {
+    close(true);
+    setDialog(d);
+  };
+  const hide = () => setDialog(null);
+
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        class="menu-button"
+        aria-label="Message actions"
+        title="Message actions (i)"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        onKeyDown={keepEnter}
+      >
+        ⋮
+      </button>
+      {open && <Actions m={m} anchor={button.current!} close={close} show={show} onEdit={onEdit} />}
+      {dialog === "source" && <SourceDialog m={m} onClose={hide} />}
+      {dialog === "history" && <HistoryDialog m={m} onClose={hide} />}
+      {dialog === "report" && <ReportDialog m={m} onClose={hide} />}
+      {dialog === "delete" && <DeleteDialog m={m} onClose={hide} />}
+      {dialog === "move" && <MoveDialog m={m} whole={false} onClose={hide} />}
+      {dialog === "link" && <LinkDialog url={messageUrl(m)} onClose={hide} />}
+    </>
+  );
+}
+
+interface ActionsProps {
+  m: Message;
+  anchor: HTMLElement;
+  close: (refocus: boolean) => void;
+  show: (d: Dialog) => void;
+  onEdit: () => void;
+}
+
+function Actions({ m, anchor, close, show, onEdit }: ActionsProps) {
+  const { busy, error, run } = useAction(() => close(true));
+  const [note, setNote] = useState("");
+  const closing = useRef(0);
+  useEffect(() => () => clearTimeout(closing.current), []);
+  const starred = m.flags.includes("starred");
+  const movable = m.type === "stream" && (canMoveWithinChannel(m.stream_id!) || canMoveBetweenChannels(m.stream_id!));
+
+  const copyLink = async () => {
+    try {
+      await navigator.clipboard.writeText(messageUrl(m));
+    } catch {
+      // No clipboard for this page (plain HTTP) or no permission: the link is shown to copy by hand.
+      show("link");
+      return;
+    }
+    setNote("Link copied to the clipboard");
+    // Long enough to be read.
+    closing.current = window.setTimeout(() => close(true), 900);
+  };
+
+  return (
+    <Popover anchor={anchor} label="Message actions" onClose={close} error={error} note={note} busy={busy}>
+      <MenuItem disabled={busy} onSelect={() => void run(() => quoteAndReply(m))}>
+        Quote and reply
+      </MenuItem>
+      {canEditContent(m) && (
+        <MenuItem
+          onSelect={() => {
+            close(false);
+            onEdit();
+          }}
+        >
+          Edit message
+        </MenuItem>
+      )}
+      {movable && <MenuItem onSelect={() => show("move")}>Move messages</MenuItem>}
+      <MenuItem disabled={busy} onSelect={() => void run(() => setStarred(m, !starred))}>
+        {starred ? "Unstar message" : "Star message"}
+      </MenuItem>
+      <MenuItem disabled={busy} onSelect={() => void run(() => markUnreadFrom(m.id))}>
+        Mark as unread from here
+      </MenuItem>
+      <MenuItem onSelect={() => void copyLink()}>Copy link to message</MenuItem>
+      <MenuSeparator />
+      <MenuItem onSelect={() => show("source")}>View message source</MenuItem>
+      {canSeeEditHistory(m) && <MenuItem onSelect={() => show("history")}>View edit history</MenuItem>}
+      {canReport(m) && <MenuItem onSelect={() => show("report")}>Report message</MenuItem>}
+      {canDelete(m) && (
+        <MenuItem danger onSelect={() => show("delete")}>
+          Delete message
+        </MenuItem>
+      )}
+    </Popover>
+  );
+}
