@@ -10,6 +10,8 @@ import { Feed, select } from "./views/feed/Feed";
 import { People } from "./views/people/People";
 import { Compose, compose, openCompose, closeCompose, defaultTarget } from "./views/compose/Compose";
 import { Settings } from "./views/settings/Settings";
+import { DraftsOverlay } from "./views/drafts/Drafts";
+import { ScheduledOverlay } from "./views/scheduled/Scheduled";
 import { Rendered } from "./components/Rendered";
 import { ThemeSwitch } from "./components/ThemeSwitch";
 import { showUnreadFavicon } from "./favicon";
@@ -235,6 +237,8 @@ export function App() {
         </div>
       </main>
       <People />
+      <DraftsOverlay />
+      <ScheduledOverlay />
       {settingsOpen && <Settings onClose={() => setSettingsOpen(false)} />}
       {help && (
         <div class="modal" role="dialog" aria-label="Keyboard shortcuts" aria-modal="true">

@@ -21,6 +21,8 @@ export const compose = {
   target: { kind: "stream", topic: "", to: [] } as Target,
   content: "",
   draftId: 0,
+  /** The scheduled message being edited (views/scheduled): sending saves it there, PATCH, instead of sending anew. */
+  scheduledId: 0,
 };
 
 /** Opens the box for a new message or a reply; focus goes to the first empty field. */
@@ -29,6 +31,7 @@ export function openCompose(target: Partial<Target> & { kind: Target["kind"] }, 
   compose.target = { topic: "", to: [], ...target };
   compose.content = content;
   compose.draftId = 0;
+  compose.scheduledId = 0;
   changed();
   requestAnimationFrame(() => {
     const want = target.kind === "stream" ? (target.streamId === undefined ? "compose-channel" : target.topic ? "compose-content" : "compose-topic") : target.to?.length ? "compose-content" : "compose-to";
@@ -38,10 +41,12 @@ export function openCompose(target: Partial<Target> & { kind: Target["kind"] }, 
 
 /** Closes the box; unsent text is kept as a draft on the server. */
 export async function closeCompose(saveDraft = true) {
-  const { content, target, draftId } = compose;
+  const { content, target, draftId, scheduledId } = compose;
   compose.open = false;
+  compose.scheduledId = 0;
   changed();
-  if (!saveDraft || !content.trim()) return;
+  // An unsaved edit of a scheduled message is dropped: the message itself still holds the text.
+  if (!saveDraft || !content.trim() || scheduledId) return;
   const draft = {
     type: target.kind === "stream" ? "stream" : "private",
     to: target.kind === "stream" ? (target.streamId !== undefined ? [target.streamId] : []) : target.to,
@@ -207,11 +212,13 @@ export function Compose() {
     setBusy(true);
     setError("");
     try {
-      await api("POST", "/messages", { ...recipientParams(), content: compose.content });
+      if (compose.scheduledId) await api("PATCH", `/scheduled_messages/${compose.scheduledId}`, { ...recipientParams(), content: compose.content });
+      else await api("POST", "/messages", { ...recipientParams(), content: compose.content });
       stopTyping(t);
       if (compose.draftId) void api("DELETE", `/drafts/${compose.draftId}`).catch(() => {});
       compose.content = "";
       compose.draftId = 0;
+      compose.scheduledId = 0;
       setPreview(null);
       changed();
     } catch (e) {
@@ -226,7 +233,7 @@ export function Compose() {
     if (!when) return setError("Choose when to send it.");
     try {
       const p = recipientParams();
-      await api("POST", "/scheduled_messages", {
+      await api(compose.scheduledId ? "PATCH" : "POST", compose.scheduledId ? `/scheduled_messages/${compose.scheduledId}` : "/scheduled_messages", {
         type: p.type,
         to: p.to,
         topic: p.type === "stream" ? (p as { topic: string }).topic : undefined,
@@ -234,6 +241,7 @@ export function Compose() {
         scheduled_delivery_timestamp: when,
       });
       compose.content = "";
+      compose.scheduledId = 0;
       setMenu("");
       changed();
     } catch (e) {
@@ -400,6 +408,7 @@ export function Compose() {
         )}
       </div>
       {typists.length > 0 && <p class="typing">{typists.map(userName).join(", ")} is typing…</p>}
+      {compose.scheduledId > 0 && <p class="typing compose-scheduled-note">Editing a scheduled message: Save keeps its time, Schedule picks a new one.</p>}
       {error && (
         <p class="error" role="alert">
           {error}
@@ -407,7 +416,7 @@ export function Compose() {
       )}
       <div class="controls">
         <button type="submit" disabled={busy}>
-          Send
+          {compose.scheduledId ? "Save" : "Send"}
         </button>
         <button type="button" class="secondary" onClick={() => void togglePreview()} aria-pressed={preview !== null}>
           {preview !== null ? "Edit" : "Preview"}

@@ -1,5 +1,7 @@
 /** Left sidebar: views, channels (pinned, by folder, muted) with their topics, and direct messages. */
 import { model, unreadCounts, userName, type Subscription } from "../../model";
+import { DraftsViewEntry } from "../drafts/Drafts";
+import { ScheduledViewEntry } from "../scheduled/Scheduled";
 import { go } from "../../navigate";
 import type { Narrow } from "../../narrow";
 
@@ -93,6 +95,8 @@ export function Sidebar() {
             <span class="name">Starred messages</span>
           </button>
         </li>
+        <DraftsViewEntry />
+        <ScheduledViewEntry />
       </ul>
       {pinned.length > 0 && (
         <section>
