@@ -10,6 +10,7 @@ import { Feed, select } from "./views/feed/Feed";
 import { People } from "./views/people/People";
 import { Compose, compose, openCompose, closeCompose, defaultTarget } from "./views/compose/Compose";
 import { Settings } from "./views/settings/Settings";
+import { ChannelsOverlay } from "./views/channels/ChannelsOverlay";
 import { DraftsOverlay } from "./views/drafts/Drafts";
 import { ScheduledOverlay } from "./views/scheduled/Scheduled";
 import { Rendered } from "./components/Rendered";
@@ -264,6 +265,7 @@ export function App() {
           </button>
         </div>
       )}
+      <ChannelsOverlay />
     </div>
   );
 }

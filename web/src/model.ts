@@ -366,7 +366,14 @@ export function applyEvent(e: Record<string, any>): void {
         model.subs.set(s.stream_id, s);
         model.streams.set(s.stream_id, { ...model.streams.get(s.stream_id), ...s });
       }
-      else if (e.op === "remove") for (const s of e.subscriptions) model.subs.delete(s.stream_id);
+      else if (e.op === "remove") for (const s of e.subscriptions) {
+        // No peer_remove comes for one's own leaving.
+        countSubscribers(s.stream_id, -1);
+        model.subs.delete(s.stream_id);
+      }
+      else if (e.op === "peer_add" || e.op === "peer_remove") {
+        for (const id of e.stream_ids ?? []) countSubscribers(id, (e.op === "peer_add" ? 1 : -1) * (e.user_ids ?? []).length);
+      }
       else if (e.op === "update") {
         const sub = model.subs.get(e.stream_id);
         if (sub) model.subs.set(e.stream_id, { ...sub, [e.property]: e.value });
@@ -465,6 +472,14 @@ function clearTyping(key: string, userId: number) {
     if (!set.size) model.typing.delete(key);
     changed();
   }
+}
+
+/** A channel's `subscriber_count` (from register and `add` events) kept current by peer events. */
+function countSubscribers(streamId: number, delta: number) {
+  const s = model.streams.get(streamId);
+  if (s && typeof s.subscriber_count === "number") model.streams.set(streamId, { ...s, subscriber_count: Math.max(0, s.subscriber_count + delta) });
+  const sub = model.subs.get(streamId);
+  if (sub && typeof sub.subscriber_count === "number") model.subs.set(streamId, { ...sub, subscriber_count: Math.max(0, sub.subscriber_count + delta) });
 }
 
 export function unreadCounts() {

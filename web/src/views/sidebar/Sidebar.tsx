@@ -4,6 +4,7 @@ import { DraftsViewEntry } from "../drafts/Drafts";
 import { ScheduledViewEntry } from "../scheduled/Scheduled";
 import { go } from "../../navigate";
 import type { Narrow } from "../../narrow";
+import { ChannelRowMenu, ChannelsHeading } from "../channels/SidebarParts";
 
 function Count({ n, label }: { n: number | undefined; label: string }) {
   return n ? (
@@ -54,6 +55,7 @@ export function Sidebar() {
           <span class="name">{s.name}</span>
           <Count n={counts.byStream.get(s.stream_id)} label={`messages in ${s.name}`} />
         </button>
+        <ChannelRowMenu sub={s} />
         {topics.length > 0 && (
           <ul class="topics" aria-label={`Topics in ${s.name}`}>
             {topics.map(([topic]) => (
@@ -113,7 +115,7 @@ export function Sidebar() {
         ) : null,
       )}
       <section>
-        <h2>Channels</h2>
+        <ChannelsHeading />
         <ul class="channels">{inFolder(null).filter((s) => !s.folder_id || !model.folders.has(s.folder_id)).map(channel)}</ul>
       </section>
       <section>

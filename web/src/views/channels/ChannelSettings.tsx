@@ -1,0 +1,101 @@
+/**
+ * One channel beside the list: what it is (description, access, who may post, subscribers) and,
+ * for a subscriber, their own settings for it: colour, muting, pinning and notifications. Each
+ * change is sent at once; the `subscription` update event brings it back into the model.
+ */
+import { useState } from "preact/hooks";
+import { model, type Subscription } from "../../model";
+import { Rendered } from "../../components/Rendered";
+import { NOTIFICATIONS, groupSettingText, privacyLabel, privacyOf, PRIVACY_CHOICES, setProperty, subscriberCount, type SubscriptionProperty } from "./channelInfo";
+import { PeopleIcon, PrivacyIcon } from "./icons";
+import { ChannelLink, SubscribeButton } from "./parts";
+
+/** An input of type color takes #rrggbb only; Zulip also stores #rgb. */
+function sixDigits(color: string): string {
+  const c = color.trim().toLowerCase();
+  if (/^#[0-9a-f]{3}$/.test(c)) return `#${c[1]}${c[1]}${c[2]}${c[2]}${c[3]}${c[3]}`;
+  return /^#[0-9a-f]{6}$/.test(c) ? c : "#c2c2c2";
+}
+
+function PersonalSettings({ sub }: { sub: Subscription }) {
+  const [error, setError] = useState("");
+  const id = sub.stream_id;
+  const save = (property: SubscriptionProperty, value: boolean | string) => {
+    setError("");
+    setProperty(id, property, value).catch((e: Error) => setError(e.message));
+  };
+  const check = (property: SubscriptionProperty, label: string, checked: boolean, hint?: string) => (
+    <div class="channel-check" key={property}>
+      <input id={`sub-${id}-${property}`} type="checkbox" checked={checked} onChange={(e) => save(property, e.currentTarget.checked)} />
+      <label for={`sub-${id}-${property}`}>
+        {label}
+        {hint && <small> {hint}</small>}
+      </label>
+    </div>
+  );
+  return (
+    <section class="channel-personal" aria-label="Personal settings">
+      <h4>Personal settings</h4>
+      <div class="channel-color">
+        <label for={`sub-${id}-color`}>Channel color</label>
+        <input id={`sub-${id}-color`} type="color" value={sixDigits(sub.color)} onChange={(e) => save("color", e.currentTarget.value)} />
+      </div>
+      {check("is_muted", "Mute channel", sub.is_muted)}
+      {check("pin_to_top", "Pin to top of the sidebar", sub.pin_to_top)}
+      <h4>Notifications</h4>
+      {NOTIFICATIONS.map(([property, userSetting, label]) => {
+        const own = sub[property] as boolean | null | undefined;
+        const value = own ?? model.settings[userSetting] === true;
+        return check(property, label, value, own == null ? "(your default)" : undefined);
+      })}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
+export function ChannelSettings({ id }: { id: number }) {
+  const s = model.streams.get(id) ?? model.subs.get(id);
+  if (!s) return <p class="channels-hint">This channel no longer exists or is no longer visible to you.</p>;
+  const sub = model.subs.get(id);
+  const privacy = privacyOf(s);
+  const count = subscriberCount(id);
+  return (
+    <article class="channel-settings" aria-label={`Channel ${s.name}`}>
+      <header class="channel-settings-head">
+        <span class={`channel-badge${sub ? " colored" : ""}`} style={sub ? { background: sub.color } : undefined}>
+          <PrivacyIcon privacy={privacy} />
+        </span>
+        <h3>
+          <ChannelLink stream={s}>{s.name}</ChannelLink>
+        </h3>
+        <SubscribeButton stream={s} />
+      </header>
+      {s.rendered_description ? <Rendered class="channel-settings-description" html={s.rendered_description} /> : <p class="channels-hint">No description.</p>}
+      <dl class="channel-facts">
+        <dt>Access</dt>
+        <dd>
+          {privacyLabel(privacy)}. <span class="channels-hint">{PRIVACY_CHOICES.find((c) => c.value === privacy)!.hint}</span>
+        </dd>
+        {s.can_send_message_group !== undefined && (
+          <>
+            <dt>Who can post</dt>
+            <dd>{groupSettingText(s.can_send_message_group)}</dd>
+          </>
+        )}
+        {count !== undefined && (
+          <>
+            <dt>Subscribers</dt>
+            <dd>
+              <PeopleIcon /> {count}
+            </dd>
+          </>
+        )}
+      </dl>
+      {sub ? <PersonalSettings sub={sub} /> : <p class="channels-hint">Subscribe to choose its color and notifications.</p>}
+    </article>
+  );
+}
