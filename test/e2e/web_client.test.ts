@@ -43,7 +43,8 @@ async function streamIdOf(name: string): Promise<number> {
   return ((await call("iago@zulip.com", "GET", "/get_stream_id", { stream: name })) as { stream_id: number }).stream_id;
 }
 
-const open = (email: string) => signedIn(browser!, srv.url, email, DEV_PASSWORD);
+/** Signed in on the combined feed (the home view is the Inbox). */
+const open = (email: string) => signedIn(browser!, srv.url, email, DEV_PASSWORD, "#feed");
 
 /** The unread count the left sidebar shows for a channel (0 without a badge). */
 async function channelCount(page: Page, channel: string): Promise<number> {
@@ -161,7 +162,6 @@ describe("the web client in Chromium", () => {
     const id = await send("iago@zulip.com", "Denmark", "reactions", "React to this, please");
     const iago = await open("iago@zulip.com");
     const hamlet = await open("hamlet@zulip.com");
-    iago.page.on("dialog", (d) => void d.accept());
     const hamletRow = hamlet.page.locator(`[data-id="${id}"]`);
     const iagoRow = iago.page.locator(`[data-id="${id}"]`);
     await hamletRow.waitFor();
@@ -185,7 +185,9 @@ describe("the web client in Chromium", () => {
     await hamletRow.locator(".edited").waitFor();
 
     await iagoRow.hover();
-    await iagoRow.locator("button[aria-label='Delete message']").click();
+    await iagoRow.locator("button[aria-label='Message actions']").click();
+    await iago.page.getByRole("menuitem", { name: "Delete message" }).click();
+    await iago.page.getByRole("dialog", { name: "Delete message?" }).getByRole("button", { name: "Delete", exact: true }).click();
     await hamletRow.waitFor({ state: "detached" });
     await iago.context.close();
     await hamlet.context.close();
@@ -300,6 +302,8 @@ describe("the web client in Chromium", () => {
     await page.click("button[type=submit]");
     await page.click("text=Open Zulip Dev");
     await page.waitForSelector(".left-sidebar");
+    // A new member lands on the Inbox, where the Welcome Bot's direct message waits.
+    await page.locator(".inbox-conversation", { hasText: "Welcome Bot" }).click();
     await page.locator(".message .sender >> text=Welcome Bot").first().waitFor();
     await screenshot(page, "after-signup");
     await context.close();

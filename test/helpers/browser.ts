@@ -64,8 +64,11 @@ export async function launch(executablePath: string): Promise<Browser> {
   });
 }
 
-/** A fresh browser profile (own cookies) signed in through the login form. */
-export async function signedIn(browser: Browser, baseUrl: string, email: string, password: string): Promise<{ context: BrowserContext; page: Page }> {
+/**
+ * A fresh browser profile (own cookies) signed in through the login form, on the user's home
+ * view, or at `hash` (a Zulip URL such as `#feed`) when given.
+ */
+export async function signedIn(browser: Browser, baseUrl: string, email: string, password: string, hash?: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto("/");
@@ -73,6 +76,7 @@ export async function signedIn(browser: Browser, baseUrl: string, email: string,
   await page.fill("#password", password);
   await page.click("button[type=submit]");
   await page.waitForSelector(".left-sidebar");
+  if (hash) await page.goto(`/${hash}`);
   return { context, page };
 }
 

@@ -1,14 +1,18 @@
-/** The page: top bar with search, the three columns, settings, and Zulip's core keyboard shortcuts. */
+/** The page: top bar with search, the three columns (a view or a narrow in the middle), settings, and the keyboard. */
 import { useEffect, useState } from "preact/hooks";
 import { api, logout } from "./api";
-import { findUser, model, useModel, userName, streamName, conversationKey, unreadCounts } from "./model";
+import { findUser, model, useModel, userName, streamName, unreadCounts } from "./model";
 import { go } from "./navigate";
-import { setSubscriptionProperty, setTopicPolicy } from "./messages";
-import { narrowToSearch, parseSearch, type Narrow } from "./narrow";
+import { markNarrowRead, setSubscriptionProperty, setTopicPolicy } from "./messages";
+import { narrowToSearch, parseSearch, type Narrow } from "./state/narrow";
 import { Sidebar } from "./views/sidebar/Sidebar";
-import { Feed, select } from "./views/feed/Feed";
+import { Feed } from "./views/feed/Feed";
+import { Inbox } from "./views/inbox/Inbox";
+import { Recent } from "./views/recent/Recent";
+import { ShortcutHelp } from "./components/ShortcutHelp";
+import { shortcutFor } from "./shortcuts";
 import { People } from "./views/people/People";
-import { Compose, compose, openCompose, closeCompose, defaultTarget } from "./views/compose/Compose";
+import { Compose } from "./views/compose/Compose";
 import { Settings } from "./views/settings/Settings";
 import { ChannelsOverlay } from "./views/channels/ChannelsOverlay";
 import { DraftsOverlay } from "./views/drafts/Drafts";
@@ -17,19 +21,37 @@ import { Rendered } from "./components/Rendered";
 import { ThemeSwitch } from "./components/ThemeSwitch";
 import { showUnreadFavicon } from "./favicon";
 
+const IS_TITLES: Record<string, string> = { starred: "Starred messages", mentioned: "Mentions", dm: "Direct message feed", private: "Direct message feed", unread: "Unread messages", resolved: "Resolved topics", followed: "Followed topics" };
+
+function term(t: Narrow[number]): string {
+  if (t.operator === "channel") return `#${typeof t.operand === "number" ? streamName(t.operand) : t.operand}`;
+  if (t.operator === "topic") return `› ${t.operand}`;
+  if (t.operator === "dm" && Array.isArray(t.operand)) return `Direct messages with ${t.operand.map(userName).join(", ")}`;
+  if (t.operator === "sender") return `Messages from ${typeof t.operand === "number" ? userName(t.operand) : t.operand}`;
+  if (t.operator === "is") return IS_TITLES[String(t.operand)] ?? `is:${t.operand}`;
+  if (t.operator === "search") return `Search: ${t.operand}`;
+  return `${t.operator}:${t.operand}`;
+}
+
 function title(narrow: Narrow): string {
+  if (model.view === "inbox") return "Inbox";
+  if (model.view === "recent") return "Recent conversations";
   if (!narrow.length) return "Combined feed";
-  return narrow
-    .map((t) => {
-      if (t.operator === "channel") return `#${streamName(typeof t.operand === "number" ? t.operand : undefined) || t.operand}`;
-      if (t.operator === "topic") return `› ${t.operand}`;
-      if (t.operator === "dm" && Array.isArray(t.operand)) return `Direct messages with ${t.operand.map(userName).join(", ")}`;
-      if (t.operator === "sender") return `Messages from ${typeof t.operand === "number" ? userName(t.operand) : t.operand}`;
-      if (t.operator === "is") return t.operand === "starred" ? "Starred messages" : t.operand === "mentioned" ? "Mentions" : `is:${t.operand}`;
-      if (t.operator === "search") return `Search: ${t.operand}`;
-      return `${t.operator}:${t.operand}`;
-    })
-    .join(" ");
+  return narrow.map((t) => (t.negated ? `Excluding ${term(t)}` : term(t))).join(" ");
+}
+
+/** Unread messages the narrow in view holds, where the client can count them. */
+function unreadInNarrow(narrow: Narrow): number {
+  const counts = unreadCounts();
+  const channel = narrow.find((t) => t.operator === "channel")?.operand;
+  const topic = narrow.find((t) => t.operator === "topic")?.operand;
+  const dm = narrow.find((t) => t.operator === "dm")?.operand;
+  if (!narrow.length) return counts.total;
+  if (narrow.some((t) => t.negated)) return 0;
+  if (narrow.length === 2 && typeof channel === "number" && typeof topic === "string") return counts.byTopic.get(`${channel}:${topic}`) ?? 0;
+  if (narrow.length === 1 && typeof channel === "number") return counts.byStream.get(channel) ?? 0;
+  if (narrow.length === 1 && Array.isArray(dm)) return counts.byDm.get([...dm].sort((x, y) => x - y).join(",")) ?? 0;
+  return 0;
 }
 
 const resolveChannel = (name: string) => [...model.streams.values()].find((s) => s.name.toLowerCase() === name.toLowerCase())?.stream_id;
@@ -38,26 +60,6 @@ const resolveUser = (who: string) => findUser(who)?.user_id;
 function typingTarget(e: KeyboardEvent): boolean {
   const el = e.target as HTMLElement | null;
   return !!el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName));
-}
-
-/** The next topic or conversation with unread messages after the one in view (Zulip's `n`). */
-function nextUnreadConversation(): Narrow | undefined {
-  const current = conversationKey(model.messages.get(model.selectedId) ?? ({ type: "private", display_recipient: [] } as never));
-  const seen = new Set<string>();
-  for (const [, u] of [...model.unread.entries()].sort((a, b) => a[0] - b[0])) {
-    const key = u.streamId !== undefined ? `${u.streamId}:${u.topic}` : `dm:${u.dm}`;
-    if (key === current || seen.has(key)) continue;
-    seen.add(key);
-    if (u.streamId !== undefined) {
-      if (model.subs.get(u.streamId)?.is_muted) continue;
-      return [
-        { operator: "channel", operand: u.streamId },
-        { operator: "topic", operand: u.topic! },
-      ];
-    }
-    return [{ operator: "dm", operand: u.dm!.split(",").map(Number) }];
-  }
-  return undefined;
 }
 
 /** The channel in view: its description, and muting and pinning it (or muting the topic). */
@@ -101,7 +103,7 @@ export function App() {
   useEffect(() => {
     setSearch(narrowToSearch(model.narrow, (id) => streamName(id), (id) => model.users.get(id)?.email ?? String(id)));
     setPanel("");
-  }, [JSON.stringify(model.narrow)]);
+  }, [model.view, JSON.stringify(model.narrow)]);
 
   useEffect(() => {
     const counts = unreadCounts();
@@ -111,69 +113,25 @@ export function App() {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === "Escape") {
+      if (e.key === "Escape" || (e.ctrlKey && e.key === "[")) {
         if (settingsOpen) return setSettingsOpen(false);
         if (help) return setHelp(false);
-        if (compose.open) {
-          e.preventDefault();
-          void closeCompose();
-          return;
-        }
-        (document.activeElement as HTMLElement | null)?.blur();
-        return;
-      }
-      if (typingTarget(e) || settingsOpen) return;
-      const ids = model.list.ids;
-      const at = ids.indexOf(model.selectedId);
-      switch (e.key) {
-        case "/":
-          e.preventDefault();
-          document.getElementById("search")?.focus();
-          break;
-        case "c":
-          e.preventDefault();
-          openCompose({ ...defaultTarget(), kind: "stream" });
-          break;
-        case "x":
-          e.preventDefault();
-          openCompose({ kind: "dm" });
-          break;
-        case "r":
-        case "Enter": {
-          const m = model.messages.get(model.selectedId);
-          if (!m) break;
-          e.preventDefault();
-          if (m.type === "stream") openCompose({ kind: "stream", streamId: m.stream_id, topic: m.subject });
-          else openCompose({ kind: "dm", to: (m.display_recipient as { id: number }[]).map((r) => r.id).filter((id) => id !== model.me.user_id) });
-          break;
-        }
-        case "j":
-        case "ArrowDown":
-          if (at >= 0 && at + 1 < ids.length) {
-            e.preventDefault();
-            select(ids[at + 1]);
-          }
-          break;
-        case "k":
-        case "ArrowUp":
-          if (at > 0) {
-            e.preventDefault();
-            select(ids[at - 1]);
-          }
-          break;
-        case "n": {
-          const next = nextUnreadConversation();
-          if (next) go(next);
-          break;
-        }
-        case "?":
-          setHelp(!help);
-          break;
-      }
+        if (typingTarget(e) && !(e.target as HTMLElement).closest(".compose")) return (e.target as HTMLElement).blur();
+      } else if ((typingTarget(e) && !(e.ctrlKey && e.key === "k")) || settingsOpen || document.querySelector("[aria-modal=true]:not(.shortcut-help)")) return;
+      // Enter on a focused button or link is that control's own click, not "reply".
+      if (e.key === "Enter" && (e.target as HTMLElement | null)?.closest?.("button, a[href]")) return;
+      const shortcut = shortcutFor(e);
+      if (!shortcut) return;
+      e.preventDefault();
+      shortcut.run();
     };
+    const onHelp = () => setHelp((h) => !h);
     document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
+    document.addEventListener("confab:help", onHelp);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("confab:help", onHelp);
+    };
   }, [settingsOpen, help]);
 
   // Presence: reported when the page opens and every minute after, as Zulip's web app does.
@@ -228,11 +186,24 @@ export function App() {
       )}
       <Sidebar />
       <main class="middle" aria-label={title(model.narrow)}>
-        <div class="narrow-title">
-          <h2>{title(model.narrow)}</h2>
-          <ChannelHeader narrow={model.narrow} />
-        </div>
-        <Feed />
+        {model.view === "inbox" ? (
+          <Inbox />
+        ) : model.view === "recent" ? (
+          <Recent />
+        ) : (
+          <>
+            <div class="narrow-title">
+              <h2>{title(model.narrow)}</h2>
+              <ChannelHeader narrow={model.narrow} />
+              {unreadInNarrow(model.narrow) > 0 && (
+                <button type="button" class="secondary mark-read" onClick={() => void markNarrowRead(model.narrow)}>
+                  Mark all as read
+                </button>
+              )}
+            </div>
+            <Feed />
+          </>
+        )}
         <div id="compose-area">
           <Compose />
         </div>
@@ -241,30 +212,7 @@ export function App() {
       <DraftsOverlay />
       <ScheduledOverlay />
       {settingsOpen && <Settings onClose={() => setSettingsOpen(false)} />}
-      {help && (
-        <div class="modal" role="dialog" aria-label="Keyboard shortcuts" aria-modal="true">
-          <h2>Keyboard shortcuts</h2>
-          <dl>
-            <dt>c</dt>
-            <dd>New message to a channel</dd>
-            <dt>x</dt>
-            <dd>New direct message</dd>
-            <dt>r / Enter</dt>
-            <dd>Reply to the selected message</dd>
-            <dt>j / k</dt>
-            <dd>Next / previous message</dd>
-            <dt>n</dt>
-            <dd>Next unread topic</dd>
-            <dt>/</dt>
-            <dd>Search</dd>
-            <dt>Esc</dt>
-            <dd>Close compose box or dialog</dd>
-          </dl>
-          <button type="button" onClick={() => setHelp(false)}>
-            Close
-          </button>
-        </div>
-      )}
+      {help && <ShortcutHelp onClose={() => setHelp(false)} />}
       <ChannelsOverlay />
     </div>
   );

@@ -5,7 +5,7 @@
  */
 import { api, ApiError } from "./api";
 import { applyEvent, changed, loadRegister, model, type RegisterState } from "./model";
-import { loadNarrow } from "./messages";
+import { placeFromLocation, show } from "./navigate";
 
 const CAPABILITIES = {
   notification_settings_null: true,
@@ -78,6 +78,7 @@ export async function start(): Promise<void> {
     }
   }
   model.error = "";
-  await loadNarrow(model.narrow);
+  // A place named by name (a pasted link) needs the channels and people from register.
+  show(placeFromLocation());
   void poll(mine);
 }

@@ -3,7 +3,8 @@
  * Views read it directly and re-render when `changed()` is announced.
  */
 import { useEffect, useState } from "preact/hooks";
-import { matchesNarrow, type Narrow } from "./narrow";
+import { matchesNarrow, type Narrow } from "./state/narrow";
+import type { View } from "./state/hash";
 
 export interface User {
   user_id: number;
@@ -67,6 +68,11 @@ export interface MessageList {
   foundOldest: boolean;
   foundNewest: boolean;
   loading: boolean;
+  /** Set while the page being fetched is the next newer one (shown at the bottom). */
+  loadingNewer?: boolean;
+  /** Counts the narrows opened, so the feed knows when to place the reader again. */
+  opened: number;
+  error?: string;
 }
 export interface Folder {
   id: number;
@@ -95,7 +101,8 @@ export const model = {
   /** Direct-message conversations, by key, with their newest message id. */
   dms: new Map<string, number>(),
   narrow: [] as Narrow,
-  list: { ids: [], foundOldest: false, foundNewest: false, loading: false } as MessageList,
+  view: "narrow" as View,
+  list: { ids: [], foundOldest: false, foundNewest: false, loading: false, opened: 0 } as MessageList,
   presence: new Map<number, { active_timestamp: number; idle_timestamp: number }>(),
   userStatus: new Map<number, { status_text?: string; emoji_name?: string }>(),
   /** Who is typing in a conversation ("dm:<key>" or "<stream_id>:<topic>"). */

@@ -1,16 +1,48 @@
-/** Moving between narrows: the URL hash follows, so Back and reload keep the place. */
+/**
+ * Moving between views and narrows. The URL hash is the place, in Zulip's format, so links,
+ * pasted URLs, Back and Forward and reloads all arrive where they point.
+ */
 import { loadNarrow } from "./messages";
-import { hashToNarrow, narrowToHash, type Narrow } from "./narrow";
+import { changed, findUser, model } from "./model";
+import type { Narrow } from "./state/narrow";
+import { parseHash, placeToHash, type Place } from "./state/hash";
 
-export function go(narrow: Narrow): void {
-  const hash = narrowToHash(narrow);
+const resolvers = {
+  channelByName: (name: string) => [...model.streams.values()].find((s) => s.name.toLowerCase() === name.toLowerCase())?.stream_id,
+  userByEmail: (email: string) => findUser(email)?.user_id,
+};
+
+export const namer = {
+  channelName: (id: number) => model.streams.get(id)?.name,
+  userName: (id: number) => model.users.get(id)?.full_name,
+};
+
+/** The view an empty URL opens: the user's `web_home_view` (Zulip's default is the Inbox). */
+export function homePlace(): Place {
+  const home = model.settings.web_home_view;
+  if (home === "recent_topics") return { view: "recent", narrow: [] };
+  if (home === "all_messages") return { view: "narrow", narrow: [] };
+  return { view: "inbox", narrow: [] };
+}
+
+export function placeFromLocation(): Place {
+  return parseHash(window.location.hash, resolvers) ?? homePlace();
+}
+
+/** Shows a place without touching the browser's history. */
+export function show(place: Place): void {
+  model.view = place.view;
+  changed();
+  if (place.view === "narrow") void loadNarrow(place.narrow, place.near);
+}
+
+export function goTo(place: Place): void {
+  const hash = placeToHash(place, namer);
   if (window.location.hash !== hash) history.pushState(null, "", hash);
-  document.dispatchEvent(new CustomEvent("confab:narrow"));
-  void loadNarrow(narrow);
+  show(place);
 }
 
-export function narrowFromLocation(): Narrow {
-  return hashToNarrow(window.location.hash);
-}
+export const go = (narrow: Narrow, near?: number) => goTo({ view: "narrow", narrow, near });
 
-window.addEventListener("popstate", () => void loadNarrow(narrowFromLocation()));
+/** A link followed inside the page (a channel or message link in a message) arrives here too. */
+window.addEventListener("popstate", () => show(placeFromLocation()));

@@ -4,7 +4,7 @@
  * (percent-encoding with `.` for `%`). `near` and `with` pick the message to open at; the rest is
  * the narrow the server is asked for. Pure: names are resolved through the functions given.
  */
-import type { Narrow, Term } from "../narrow";
+import type { Narrow, Term } from "./narrow.js";
 
 export type View = "inbox" | "recent" | "narrow";
 

@@ -3,11 +3,14 @@
  * page whatever the number loaded; it slides as the reader scrolls, keeping the message under
  * the reader's eye in place, and asks the server for older pages at the top.
  */
+import { Fragment } from "preact";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { model, changed, dmKeyOf, streamName, userName, conversationKey, messageDmKey, type Message } from "../../model";
-import { loadOlder, markRead } from "../../messages";
+import { loadNewer, loadOlder, markRead } from "../../messages";
+import { dayOf, layoutFeed, type FeedBlock } from "../../state/feed";
 import { go } from "../../navigate";
 import { MessageRow } from "./MessageRow";
+import { TopicMenu } from "./TopicMenu";
 
 const WINDOW = 250;
 const STEP = 100;
@@ -25,6 +28,7 @@ function Header({ m }: { m: Message }) {
         <button type="button" class="link" onClick={() => go([{ operator: "channel", operand: m.stream_id! }, { operator: "topic", operand: m.subject }])}>
           {m.subject || "general chat"}
         </button>
+        <TopicMenu m={m} />
       </div>
     );
   }
@@ -38,28 +42,33 @@ function Header({ m }: { m: Message }) {
   );
 }
 
-interface Group {
-  key: string;
-  messages: Message[];
+const dateFormat = new Intl.DateTimeFormat(undefined, { weekday: "short", month: "short", day: "numeric", year: "numeric" });
+
+/** "Today", "Yesterday", or the date, as Zulip labels a day. */
+function dayLabel(timestamp: number): string {
+  const day = dayOf(timestamp);
+  if (day === dayOf(Date.now() / 1000)) return "Today";
+  if (day === dayOf(Date.now() / 1000 - 86400)) return "Yesterday";
+  return dateFormat.format(timestamp * 1000);
 }
 
-function groupMessages(messages: Message[]): Group[] {
-  const groups: Group[] = [];
-  for (const m of messages) {
-    const key = conversationKey(m);
-    const last = groups.at(-1);
-    if (last && last.key === key) last.messages.push(m);
-    else groups.push({ key, messages: [m] });
-  }
-  return groups;
-}
-
-function GroupView({ group, selectedId }: { group: Group; selectedId: number }) {
+function BlockView({ block, selectedId }: { block: FeedBlock<Message>; selectedId: number }) {
+  const first = block.rows[0].m;
   return (
-    <section class="message-group" aria-label={conversationLabel(group.messages[0])}>
-      <Header m={group.messages[0]} />
-      {group.messages.map((m, i) => (
-        <MessageRow key={m.id} m={m} showSender={i === 0 || group.messages[i - 1].sender_id !== m.sender_id} selected={m.id === selectedId} unread={model.unread.has(m.id)} />
+    <section class="message-group" aria-label={conversationLabel(first)}>
+      <div class="recipient-row">
+        <Header m={first} />
+        <span class="block-date">{dayLabel(first.timestamp)}</span>
+      </div>
+      {block.rows.map(({ m, showSender, newDay }) => (
+        <Fragment key={m.id}>
+          {newDay && (
+            <div class="date-separator" role="separator">
+              {dayLabel(m.timestamp)}
+            </div>
+          )}
+          <MessageRow m={m} showSender={showSender} selected={m.id === selectedId} unread={model.unread.has(m.id)} />
+        </Fragment>
       ))}
     </section>
   );
@@ -82,28 +91,35 @@ function lowerBound(ids: number[], id: number): number {
 
 export function Feed() {
   const scroller = useRef<HTMLDivElement>(null);
-  // The window: from firstId to lastId; lastId null means "through the newest", following new messages.
-  const [firstId, setFirstId] = useState(0);
-  const [lastId, setLastId] = useState<number | null>(null);
+  const [, rerender] = useState(0);
+  // The window: from `first` to `last`; `last` null means "through the newest loaded".
+  const win = useRef({ first: 0, last: null as number | null, opened: -1 });
+  const placeSelected = useRef(false);
   const anchor = useRef<{ id: number; top: number } | null>(null);
-  const stick = useRef(true);
-  const ids = model.list.ids;
+  const stick = useRef(false);
+  const list = model.list;
+  const ids = list.ids;
 
-  let start = firstId ? lowerBound(ids, firstId) : Math.max(0, ids.length - STEP);
-  let end = lastId === null ? ids.length : Math.min(ids.length, lowerBound(ids, lastId) + 1);
+  // A narrow just opened: the window starts a page above the selected message (the first
+  // unread, or the one a link named), and the reader is placed at it.
+  if (win.current.opened !== list.opened && !list.loading) {
+    const at = Math.max(0, ids.indexOf(model.selectedId));
+    win.current = { first: ids[Math.max(0, at - STEP)] ?? 0, last: null, opened: list.opened };
+    placeSelected.current = true;
+    stick.current = list.foundNewest && at >= ids.length - 1;
+  }
+  const setWindow = (first: number, last: number | null) => {
+    win.current = { ...win.current, first, last };
+    rerender((n) => n + 1);
+  };
+
+  let start = win.current.first ? lowerBound(ids, win.current.first) : Math.max(0, ids.length - STEP);
+  let end = win.current.last === null ? ids.length : Math.min(ids.length, lowerBound(ids, win.current.last) + 1);
   if (end - start > WINDOW) {
-    if (lastId === null) start = end - WINDOW;
+    if (win.current.last === null) start = end - WINDOW;
     else end = start + WINDOW;
   }
   const shown = ids.slice(start, end).map((id) => model.messages.get(id)!).filter(Boolean);
-
-  // A new narrow starts at its newest messages.
-  const narrowKey = JSON.stringify(model.narrow);
-  useEffect(() => {
-    setFirstId(0);
-    setLastId(null);
-    stick.current = true;
-  }, [narrowKey]);
 
   /** Remembers where a visible message is, so the next render can put it back there. */
   const keepPlace = useCallback(() => {
@@ -119,19 +135,6 @@ export function Feed() {
     }
   }, []);
 
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    if (stick.current && lastId === null) {
-      el.scrollTop = el.scrollHeight;
-    } else if (anchor.current) {
-      const row = el.querySelector<HTMLElement>(`[data-id="${anchor.current.id}"]`);
-      if (row) el.scrollTop += row.getBoundingClientRect().top - el.getBoundingClientRect().top - anchor.current.top;
-      anchor.current = null;
-    }
-    readVisible();
-  });
-
   const readVisible = useCallback(() => {
     const el = scroller.current;
     if (!el || document.visibilityState !== "visible") return;
@@ -143,6 +146,25 @@ export function Feed() {
     }
     if (seen.length) markRead(seen);
   }, []);
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    if (placeSelected.current && !list.loading) {
+      placeSelected.current = false;
+      const row = el.querySelector<HTMLElement>(`[data-id="${model.selectedId}"]`);
+      if (stick.current || !row) el.scrollTop = el.scrollHeight;
+      // Zulip shows the first unread message a third of the way down, with context above it.
+      else el.scrollTop += row.getBoundingClientRect().top - el.getBoundingClientRect().top - el.clientHeight / 3;
+    } else if (stick.current && win.current.last === null) {
+      el.scrollTop = el.scrollHeight;
+    } else if (anchor.current) {
+      const row = el.querySelector<HTMLElement>(`[data-id="${anchor.current.id}"]`);
+      if (row) el.scrollTop += row.getBoundingClientRect().top - el.getBoundingClientRect().top - anchor.current.top;
+      anchor.current = null;
+    }
+    readVisible();
+  });
 
   useEffect(() => {
     const onVisible = () => readVisible();
@@ -157,37 +179,47 @@ export function Feed() {
   const onScroll = () => {
     const el = scroller.current!;
     const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
-    stick.current = fromBottom < 40 && end === ids.length;
+    stick.current = fromBottom < 40 && end === ids.length && list.foundNewest;
     if (el.scrollTop < EDGE_PX) {
       if (start > 0) {
         keepPlace();
         const nextStart = Math.max(0, start - STEP);
-        setFirstId(ids[nextStart]);
-        if (end - nextStart > WINDOW) setLastId(ids[nextStart + WINDOW - 1]);
-      } else if (!model.list.foundOldest && !model.list.loading) {
+        setWindow(ids[nextStart], end - nextStart > WINDOW ? ids[nextStart + WINDOW - 1] : win.current.last);
+      } else if (!list.foundOldest && !list.loading) {
         keepPlace();
-        setFirstId(ids[0] ?? 0);
+        setWindow(ids[0] ?? 0, win.current.last);
         void loadOlder();
       }
-    } else if (fromBottom < EDGE_PX && end < ids.length) {
-      keepPlace();
-      const nextEnd = Math.min(ids.length, end + STEP);
-      setLastId(nextEnd >= ids.length ? null : ids[nextEnd - 1]);
-      if (nextEnd - start > WINDOW) setFirstId(ids[nextEnd - WINDOW]);
+    } else if (fromBottom < EDGE_PX) {
+      if (end < ids.length) {
+        keepPlace();
+        const nextEnd = Math.min(ids.length, end + STEP);
+        setWindow(nextEnd - start > WINDOW ? ids[nextEnd - WINDOW] : win.current.first, nextEnd >= ids.length ? null : ids[nextEnd - 1]);
+      } else if (!list.foundNewest && !list.loading) {
+        keepPlace();
+        void loadNewer();
+      }
     }
     readVisible();
   };
 
-  const groups = groupMessages(shown);
-  const empty = !model.list.loading && ids.length === 0;
+  const blocks = layoutFeed(shown, conversationKey);
+  const empty = !list.loading && ids.length === 0;
+  const loadingAtEnd = list.loading && !!list.loadingNewer;
   return (
-    <div class="feed" ref={scroller} onScroll={onScroll} onClick={toggleSpoiler} data-loaded={ids.length} role="log" aria-live="polite" aria-busy={model.list.loading} tabIndex={-1}>
-      {model.list.loading && <p class="loading">Loading messages…</p>}
-      {start === 0 && model.list.foundOldest && ids.length > 0 && <p class="history-start">This is the beginning of the conversation.</p>}
-      {groups.map((g) => (
-        <GroupView key={`${g.key}-${g.messages[0].id}`} group={g} selectedId={model.selectedId} />
+    <div class="feed" ref={scroller} onScroll={onScroll} onClick={toggleSpoiler} data-loaded={ids.length} role="log" aria-live="polite" aria-busy={list.loading} tabIndex={-1}>
+      {list.loading && !loadingAtEnd && <p class="loading">Loading messages…</p>}
+      {start === 0 && list.foundOldest && ids.length > 0 && <p class="history-start">This is the beginning of the conversation.</p>}
+      {blocks.map((b) => (
+        <BlockView key={`${b.key}-${b.rows[0].m.id}`} block={b} selectedId={model.selectedId} />
       ))}
-      {empty && <p class="empty">No messages here yet.</p>}
+      {list.error && (
+        <p class="error" role="alert">
+          Cannot show these messages: {list.error}
+        </p>
+      )}
+      {empty && !list.error && <p class="empty">No messages here yet.</p>}
+      {loadingAtEnd && <p class="loading">Loading messages…</p>}
       <TypingNotice />
     </div>
   );

@@ -50,22 +50,17 @@ async function quoteAndReply(m: Message) {
   }
 }
 
-const typingIn = (e: KeyboardEvent) => !!(e.target as HTMLElement | null)?.closest?.("input, textarea, select, [contenteditable]");
-
 export function MessageMenu({ m, selected, onEdit }: { m: Message; selected: boolean; onEdit: () => void }) {
   const button = useRef<HTMLButtonElement>(null);
   const [open, setOpen] = useState(false);
   const [dialog, setDialog] = useState<Dialog | null>(null);
 
+  // The `i` shortcut (in the shortcuts table) asks the selected message's menu to open.
   useEffect(() => {
     if (!selected) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "i" || e.ctrlKey || e.metaKey || e.altKey || typingIn(e) || document.querySelector("dialog[open], [aria-modal=true]")) return;
-      e.preventDefault();
-      setOpen(true);
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
+    const onOpen = () => setOpen(true);
+    document.addEventListener("confab:message-menu", onOpen);
+    return () => document.removeEventListener("confab:message-menu", onOpen);
   }, [selected]);
 
   const close = (refocus: boolean) => {

@@ -1,9 +1,9 @@
-/** Left sidebar: views, channels (pinned, by folder, muted) with their topics, and direct messages. */
+/** Left sidebar: views (Inbox, Recent conversations, feeds), channels (pinned, by folder, muted) with their topics, and direct messages. */
 import { model, unreadCounts, userName, type Subscription } from "../../model";
 import { DraftsViewEntry } from "../drafts/Drafts";
 import { ScheduledViewEntry } from "../scheduled/Scheduled";
-import { go } from "../../navigate";
-import type { Narrow } from "../../narrow";
+import { go, goTo } from "../../navigate";
+import type { Narrow } from "../../state/narrow";
 import { ChannelRowMenu, ChannelsHeading } from "../channels/SidebarParts";
 
 function Count({ n, label }: { n: number | undefined; label: string }) {
@@ -35,7 +35,7 @@ function dmLabel(key: string): string {
 
 export function Sidebar() {
   const counts = unreadCounts();
-  const narrow = model.narrow;
+  const narrow = model.view === "narrow" ? model.narrow : [];
   const viewingChannel = narrow.find((t) => t.operator === "channel")?.operand;
   const viewingTopic = narrow.find((t) => t.operator === "topic")?.operand;
   const subs = [...model.subs.values()].sort((a, b) => a.name.localeCompare(b.name));
@@ -80,7 +80,18 @@ export function Sidebar() {
   return (
     <nav class="left-sidebar" aria-label="Channels and conversations">
       <ul class="views">
-        <li class={narrow.length === 0 ? "active" : ""}>
+        <li class={model.view === "inbox" ? "active" : ""}>
+          <button type="button" onClick={() => goTo({ view: "inbox", narrow: [] })}>
+            <span class="name">Inbox</span>
+            <Count n={counts.total} label="messages" />
+          </button>
+        </li>
+        <li class={model.view === "recent" ? "active" : ""}>
+          <button type="button" onClick={() => goTo({ view: "recent", narrow: [] })}>
+            <span class="name">Recent conversations</span>
+          </button>
+        </li>
+        <li class={model.view === "narrow" && narrow.length === 0 ? "active" : ""}>
           <button type="button" onClick={() => go([])}>
             <span class="name">Combined feed</span>
             <Count n={counts.total} label="messages" />

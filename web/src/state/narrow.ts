@@ -1,9 +1,18 @@
 /**
  * Narrows as Zulip's API takes them (`[{operator, operand, negated}]`), the search box's text
- * form (`channel:Verona topic:lunch sender:iago@zulip.com is:starred some words`), URL hashes,
- * and which live messages belong to the narrow in view.
+ * form (`channel:Verona topic:lunch sender:iago@zulip.com is:starred some words`), and which live
+ * messages belong to the narrow in view.
  */
-import type { Message } from "./model";
+/** What matching needs of a message (the API's message object has more). */
+export interface NarrowMessage {
+  type: "stream" | "private";
+  stream_id?: number;
+  display_recipient: string | { id: number }[];
+  subject: string;
+  sender_id: number;
+  sender_email: string;
+  flags: string[];
+}
 
 export interface Term {
   operator: string;
@@ -54,28 +63,7 @@ export function narrowToSearch(narrow: Narrow, channelName: (id: number) => stri
     .join(" ");
 }
 
-export function narrowToHash(narrow: Narrow): string {
-  if (!narrow.length) return "#feed";
-  return "#narrow/" + narrow.map((t) => `${t.negated ? "-" : ""}${t.operator}/${encodeURIComponent(Array.isArray(t.operand) ? t.operand.join(",") : String(t.operand))}`).join("/");
-}
-
-export function hashToNarrow(hash: string): Narrow {
-  if (!hash.startsWith("#narrow/")) return [];
-  const parts = hash.slice("#narrow/".length).split("/");
-  const out: Narrow = [];
-  for (let i = 0; i + 1 < parts.length; i += 2) {
-    const negated = parts[i].startsWith("-");
-    const operator = parts[i].replace(/^-/, "");
-    const raw = decodeURIComponent(parts[i + 1]);
-    let operand: Term["operand"] = raw;
-    if ((operator === "channel" || operator === "sender" || operator === "id") && /^\d+$/.test(raw)) operand = Number(raw);
-    if (operator === "dm") operand = raw.split(",").map(Number);
-    out.push(negated ? { operator, operand, negated } : { operator, operand });
-  }
-  return out;
-}
-
-function termMatches(m: Message, t: Term, myId: number): boolean | undefined {
+function termMatches(m: NarrowMessage, t: Term, myId: number): boolean | undefined {
   switch (t.operator) {
     case "channel":
       return m.type === "stream" && (typeof t.operand === "number" ? m.stream_id === t.operand : m.display_recipient === t.operand);
@@ -102,7 +90,7 @@ function termMatches(m: Message, t: Term, myId: number): boolean | undefined {
 }
 
 /** Whether a live message belongs to the narrow; false when only the server could tell. */
-export function matchesNarrow(m: Message, narrow: Narrow, myId = 0): boolean {
+export function matchesNarrow(m: NarrowMessage, narrow: Narrow, myId = 0): boolean {
   for (const t of narrow) {
     const r = termMatches(m, t, myId);
     if (r === undefined) return false;
