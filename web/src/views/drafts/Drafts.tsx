@@ -5,12 +5,13 @@
  * back); deleting one removes it from the server. Opened with `d` or from the left sidebar, kept
  * current by `drafts` events. Keys: ↑/↓ move, Enter restores, Backspace deletes, Esc or `d` closes.
  */
+import { moveFocusInList } from "../../components/listKeys";
 import { useRef, useState } from "preact/hooks";
 import { api } from "../../api";
 import { changed, model, useModel } from "../../model";
 import { fullTime, timeOfDay } from "../../time";
 import { closeCompose, compose, openCompose } from "../compose/Compose";
-import { Overlay, composeTargetOf, conversationLabel, focusRowAt, goToConversation, inField, isConversationInView, moveBetweenRows } from "./Overlay";
+import { Overlay, composeTargetOf, conversationLabel, focusRowAt, goToConversation, inField, isConversationInView } from "./Overlay";
 import "./drafts.css";
 
 export interface Draft {
@@ -97,7 +98,7 @@ function DraftsDialog() {
   };
 
   const onKey = (e: KeyboardEvent): boolean => {
-    if (body.current && moveBetweenRows(e, body.current)) return true;
+    if (body.current && moveFocusInList(e, ".ov-row", body.current)) return true;
     if (inField(e) || e.ctrlKey || e.metaKey || e.altKey) return false;
     if (e.key === "d") {
       e.preventDefault();

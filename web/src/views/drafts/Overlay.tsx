@@ -123,22 +123,6 @@ export function isConversationInView(c: Conversation): boolean {
   return Array.isArray(dm) && peopleOf(c).length > 0 && key(dm as number[]) === key(peopleOf(c));
 }
 
-/** Arrow keys (and j/k) move between the rows; true when the key was one of them. */
-export function moveBetweenRows(e: KeyboardEvent, root: HTMLElement): boolean {
-  const down = e.key === "ArrowDown" || e.key === "j";
-  const up = e.key === "ArrowUp" || e.key === "k";
-  if ((!down && !up) || e.ctrlKey || e.metaKey || e.altKey) return false;
-  const rows = [...root.querySelectorAll<HTMLElement>(".ov-row")];
-  if (!rows.length) return false;
-  const current = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>(".ov-row");
-  const at = current ? rows.indexOf(current) : -1;
-  const next = at < 0 ? 0 : Math.max(0, Math.min(rows.length - 1, at + (down ? 1 : -1)));
-  rows[next].focus();
-  rows[next].scrollIntoView({ block: "nearest" });
-  e.preventDefault();
-  return true;
-}
-
 /** Whether a key press belongs to a text field (Backspace there edits the text). */
 export function inField(e: KeyboardEvent): boolean {
   const el = e.target as HTMLElement | null;

@@ -5,13 +5,14 @@
  * one), Reschedule picks a new time here, Delete cancels it. Opened from the left sidebar, kept
  * current by `scheduled_messages` events. Keys: ↑/↓ move, Enter edits, Backspace deletes, Esc closes.
  */
+import { moveFocusInList } from "../../components/listKeys";
 import { useRef, useState } from "preact/hooks";
 import { api } from "../../api";
 import { changed, model, useModel } from "../../model";
 import { fullTime, timeOfDay } from "../../time";
 import { Rendered } from "../../components/Rendered";
 import { closeCompose, compose, openCompose } from "../compose/Compose";
-import { Overlay, composeTargetOf, conversationLabel, focusRowAt, goToConversation, inField, moveBetweenRows } from "../drafts/Overlay";
+import { Overlay, composeTargetOf, conversationLabel, focusRowAt, goToConversation, inField } from "../drafts/Overlay";
 import "./scheduled.css";
 
 export interface ScheduledMessage {
@@ -149,7 +150,7 @@ function ScheduledDialog() {
       return true;
     }
     if (inField(e)) return false;
-    if (body.current && moveBetweenRows(e, body.current)) return true;
+    if (body.current && moveFocusInList(e, ".ov-row", body.current)) return true;
     if (e.ctrlKey || e.metaKey || e.altKey) return false;
     const row = (e.target as HTMLElement).closest<HTMLElement>(".ov-row");
     const s = row && messages.find((m) => String(m.scheduled_message_id) === row.dataset.id);
