@@ -66,10 +66,10 @@ async function postMessages(srv: TestServer, count: number, channel: string, top
   await Promise.all([worker(), worker(), worker(), worker()]);
 }
 
-/** Milliseconds from navigation to a feed with messages and nothing loading. */
+/** Milliseconds from a (re)load of the combined feed's URL to its messages shown and nothing loading. */
 async function timeToFeed(page: Page): Promise<number> {
+  if (!page.url().endsWith("#feed")) await page.goto("/#feed");
   const start = Date.now();
-  await page.goto("/#feed", { waitUntil: "commit" });
   await page.reload({ waitUntil: "commit" });
   await page.waitForSelector(".feed .message");
   await page.waitForSelector(".feed[aria-busy=false]");
