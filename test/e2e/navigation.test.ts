@@ -229,7 +229,8 @@ describe("places, unread-first and the Inbox in Chromium", () => {
     assert.equal(await row.getAttribute("data-unread"), null);
     assert.equal(await page.title(), before, "the unread count in the title did not move");
     await page.keyboard.press("Escape");
-    await page.locator("body").click({ position: { x: 5, y: 300 } });
+    await page.locator("#compose-content").waitFor({ state: "detached" });
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
 
     await page.keyboard.press("Shift+I");
     await page.locator(".inbox").waitFor();

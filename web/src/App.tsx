@@ -101,7 +101,8 @@ export function App() {
   const [help, setHelp] = useState(false);
 
   useEffect(() => {
-    setSearch(narrowToSearch(model.narrow, (id) => streamName(id), (id) => model.users.get(id)?.email ?? String(id)));
+    // Someone already typing a search keeps their text when the narrow they left finishes opening.
+    if (document.activeElement?.id !== "search") setSearch(narrowToSearch(model.narrow, (id) => streamName(id), (id) => model.users.get(id)?.email ?? String(id)));
     setPanel("");
   }, [model.view, JSON.stringify(model.narrow)]);
 
