@@ -5,39 +5,23 @@
  * settings of a subscription (colour, pin) showing in the sidebar, a refused name, the keyboard,
  * and screenshots at desktop and phone sizes in both themes.
  */
-import { test, before, after, describe } from "node:test";
+import { describe } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../helpers/server.js";
-import { seedDevOrganization, DEV_PASSWORD } from "../../src/dev/seed.js";
-import { ensureClientBuilt, findChromium, launch, screenshot, signedIn } from "../helpers/browser.js";
+import type { Page } from "playwright-core";
+import { DEV_PASSWORD } from "../../src/dev/seed.js";
+import { screenshot, signedIn } from "../helpers/browser.js";
+import { devOrganizationInChromium } from "../helpers/e2e.js";
 
-let srv: TestServer;
-let browser: Browser | undefined;
-let skipReason = "";
-const keys = new Map<string, string>();
+const e2e = devOrganizationInChromium();
+const { call, scenario, streamIdOf } = e2e;
 
-async function call(email: string, method: string, urlPath: string, params: Record<string, string | number> = {}) {
-  if (!keys.has(email)) {
-    const r = await fetch(`${srv.url}/api/v1/fetch_api_key`, { method: "POST", body: new URLSearchParams({ username: email, password: DEV_PASSWORD }) });
-    keys.set(email, ((await r.json()) as { api_key: string }).api_key);
-  }
-  const auth = "Basic " + Buffer.from(`${email}:${keys.get(email)}`).toString("base64");
-  const body = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-  const r = await fetch(`${srv.url}/api/v1${urlPath}${method === "GET" ? `?${body}` : ""}`, { method, headers: { authorization: auth }, body: method === "GET" ? undefined : body });
-  const json = (await r.json()) as Record<string, any>;
-  assert.equal(json.result, "success", JSON.stringify(json));
-  return json;
-}
-
-const streamIdOf = async (name: string, as = "iago@zulip.com") => (await call(as, "GET", "/get_stream_id", { stream: name })).stream_id as number;
 const userIdOf = async (email: string) => (await call("iago@zulip.com", "GET", `/users/${encodeURIComponent(email)}`)).user.user_id as number;
 const systemGroupId = async (name: string) =>
   ((await call("iago@zulip.com", "GET", "/user_groups")).user_groups as { id: number; name: string }[]).find((g) => g.name === name)!.id;
 
 /** Signed in, on the Combined feed once it has loaded. */
 async function open(email: string) {
-  const signed = await signedIn(browser!, srv.url, email, DEV_PASSWORD, "#feed");
+  const signed = await signedIn(e2e.browser, e2e.srv.url, email, DEV_PASSWORD, "#feed");
   await signed.page.locator(".feed[aria-busy=false]").first().waitFor();
   return signed;
 }
@@ -49,33 +33,6 @@ async function browseAll(page: Page) {
   await page.getByRole("button", { name: "Browse channels" }).click();
   await page.locator(".channels-overlay").waitFor();
   await page.locator(".channels-tabs button", { hasText: "All channels" }).click();
-}
-
-before(async () => {
-  const found = await findChromium();
-  if ("reason" in found) {
-    skipReason = found.reason;
-    return;
-  }
-  ensureClientBuilt();
-  srv = await startTestServer({ development: true });
-  await seedDevOrganization(srv.app);
-  browser = await launch(found.path);
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
-
-function scenario(name: string, body: () => Promise<void>) {
-  test(name, async (ctx) => {
-    if (skipReason) {
-      ctx.skip(skipReason);
-      return;
-    }
-    await body();
-  });
 }
 
 describe("channels: browse, create and settings in Chromium", () => {

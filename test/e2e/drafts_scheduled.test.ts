@@ -5,33 +5,16 @@
  * scheduled message shows its time in the reader's hour format, is rescheduled (a past time is
  * refused with the server's words), edited through the compose box and cancelled.
  */
-import { test, before, after, describe } from "node:test";
+import { describe } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import type { Browser } from "playwright-core";
-import { startTestServer, type TestServer } from "../helpers/server.js";
-import { seedDevOrganization, DEV_PASSWORD } from "../../src/dev/seed.js";
-import { ensureClientBuilt, findChromium, launch, screenshot, signedIn } from "../helpers/browser.js";
+import { DEV_PASSWORD } from "../../src/dev/seed.js";
+import { screenshot, signedIn } from "../helpers/browser.js";
+import { devOrganizationInChromium } from "../helpers/e2e.js";
 
-let srv: TestServer;
-let browser: Browser | undefined;
-let skipReason = "";
-const keys = new Map<string, string>();
+const e2e = devOrganizationInChromium();
+const { call, scenario, streamIdOf } = e2e;
 
-async function call(email: string, method: string, urlPath: string, params: Record<string, string | number> = {}) {
-  if (!keys.has(email)) {
-    const r = await fetch(`${srv.url}/api/v1/fetch_api_key`, { method: "POST", body: new URLSearchParams({ username: email, password: DEV_PASSWORD }) });
-    keys.set(email, ((await r.json()) as { api_key: string }).api_key);
-  }
-  const auth = "Basic " + Buffer.from(`${email}:${keys.get(email)}`).toString("base64");
-  const body = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-  const r = await fetch(`${srv.url}/api/v1${urlPath}${method === "GET" ? `?${body}` : ""}`, { method, headers: { authorization: auth }, body: method === "GET" ? undefined : body });
-  const json = (await r.json()) as Record<string, unknown>;
-  assert.equal(json.result, "success", JSON.stringify(json));
-  return json;
-}
-
-const streamIdOf = async (name: string) => ((await call("iago@zulip.com", "GET", "/get_stream_id", { stream: name })) as { stream_id: number }).stream_id;
 const userIdOf = async (email: string) => ((await call(email, "GET", "/users/me")) as { user_id: number }).user_id;
 
 interface ApiDraft {
@@ -53,7 +36,7 @@ async function createDraft(email: string, draft: { type: string; to: number[]; t
 
 /** Signed in at a place, once it shows. */
 async function open(email: string, hash = "#feed") {
-  const signed = await signedIn(browser!, srv.url, email, DEV_PASSWORD, hash);
+  const signed = await signedIn(e2e.browser, e2e.srv.url, email, DEV_PASSWORD, hash);
   await signed.page.locator(".feed[aria-busy=false], .inbox, .recent").first().waitFor();
   return signed;
 }
@@ -77,33 +60,6 @@ const localInputValue = (page: Page, ms: number) =>
   page.evaluate((at) => new Date(at).toLocaleString("sv-SE", { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" }).replace(" ", "T"), ms);
 
 const focusedRowId = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.closest<HTMLElement>(".ov-row")?.dataset.id ?? "");
-
-before(async () => {
-  const found = await findChromium();
-  if ("reason" in found) {
-    skipReason = found.reason;
-    return;
-  }
-  ensureClientBuilt();
-  srv = await startTestServer({ development: true });
-  await seedDevOrganization(srv.app);
-  browser = await launch(found.path);
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
-
-function scenario(name: string, body: () => Promise<void>) {
-  test(name, async (ctx) => {
-    if (skipReason) {
-      ctx.skip(skipReason);
-      return;
-    }
-    await body();
-  });
-}
 
 describe("drafts and scheduled messages overlays in Chromium", () => {
   scenario("drafts appear live, newest first; d opens and closes; arrows move; Backspace and Delete remove; Restore fills the compose box and sending deletes the draft", async () => {

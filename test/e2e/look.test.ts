@@ -4,42 +4,29 @@
  * unread count, and times in the reader's zone and hour format. Screenshots of both themes at a
  * desktop and a phone size land in test/e2e/screenshots/.
  */
-import { test, before, after, describe } from "node:test";
+import { describe } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../helpers/server.js";
-import { seedDevOrganization, DEV_PASSWORD } from "../../src/dev/seed.js";
-import { ensureClientBuilt, findChromium, launch, screenshot } from "../helpers/browser.js";
+import type { BrowserContextOptions, Page } from "playwright-core";
+import { DEV_PASSWORD } from "../../src/dev/seed.js";
+import { screenshot } from "../helpers/browser.js";
+import { devOrganizationInChromium } from "../helpers/e2e.js";
 
-let srv: TestServer;
-let browser: Browser | undefined;
-let skipReason = "";
-const keys = new Map<string, string>();
-
-async function apiKey(email: string): Promise<string> {
-  if (!keys.has(email)) {
-    const r = await fetch(`${srv.url}/api/v1/fetch_api_key`, { method: "POST", body: new URLSearchParams({ username: email, password: DEV_PASSWORD }) });
-    keys.set(email, ((await r.json()) as { api_key: string }).api_key);
-  }
-  return keys.get(email)!;
-}
-
-async function call(email: string, method: string, urlPath: string, params: Record<string, string | number | boolean> = {}) {
-  const auth = "Basic " + Buffer.from(`${email}:${await apiKey(email)}`).toString("base64");
-  const body = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-  const get = method === "GET";
-  const r = await fetch(`${srv.url}/api/v1${urlPath}${get ? `?${body}` : ""}`, { method, headers: { authorization: auth }, body: get ? undefined : body });
-  const json = (await r.json()) as Record<string, unknown>;
-  assert.equal(json.result, "success", JSON.stringify(json));
-  return json;
-}
+const e2e = devOrganizationInChromium(async () => {
+  // A conversation showing what the palette has to cover: a mention of the reader, a global
+  // time, highlighted code, a quote, inline code, a link and KaTeX.
+  await send("iago@zulip.com", "look", "Plans for **today**, @**King Hamlet**: we meet at <time:2026-01-15T15:05:00Z>.");
+  await send("iago@zulip.com", "look", '```python\ndef greet(name):\n    # say hello\n    return f"Hello {name}" + str(42)\n```');
+  await send("othello@zulip.com", "look", "> To be, or not to be\n\nThat is the question: $$e^{i\\pi} + 1 = 0$$, `inline code`, and [a link](https://example.com).");
+  await send("cordelia@zulip.com", "look", "I'll be there. :octopus:");
+});
+const { call, scenario } = e2e;
 
 const send = (email: string, topic: string, content: string) => call(email, "POST", "/messages", { type: "stream", to: "Verona", topic, content }).then((r) => r.id as number);
 const setSetting = (email: string, name: string, value: number | boolean) => call(email, "PATCH", "/settings", { [name]: value });
 
 /** Signed in through the form in a profile of its own: a time zone, locale and system theme the test chooses. */
 async function open(email: string, options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await browser!.newContext({ baseURL: srv.url, viewport: { width: 1440, height: 900 }, locale: "en-US", ...options });
+  const context = await e2e.browser.newContext({ baseURL: e2e.srv.url, viewport: { width: 1440, height: 900 }, locale: "en-US", ...options });
   const page = await context.newPage();
   await page.goto("/");
   await page.fill("#username", email);
@@ -60,39 +47,6 @@ const background = (page: Page) => page.evaluate(() => getComputedStyle(document
 
 async function waitForTheme(page: Page, want: string) {
   await page.waitForFunction((want) => document.documentElement.dataset.theme === want, want);
-}
-
-before(async () => {
-  const found = await findChromium();
-  if ("reason" in found) {
-    skipReason = found.reason;
-    return;
-  }
-  ensureClientBuilt();
-  srv = await startTestServer({ development: true });
-  await seedDevOrganization(srv.app);
-  browser = await launch(found.path);
-  // A conversation showing what the palette has to cover: a mention of the reader, a global
-  // time, highlighted code, a quote, inline code, a link and KaTeX.
-  await send("iago@zulip.com", "look", "Plans for **today**, @**King Hamlet**: we meet at <time:2026-01-15T15:05:00Z>.");
-  await send("iago@zulip.com", "look", '```python\ndef greet(name):\n    # say hello\n    return f"Hello {name}" + str(42)\n```');
-  await send("othello@zulip.com", "look", "> To be, or not to be\n\nThat is the question: $$e^{i\\pi} + 1 = 0$$, `inline code`, and [a link](https://example.com).");
-  await send("cordelia@zulip.com", "look", "I'll be there. :octopus:");
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
-
-function scenario(name: string, body: () => Promise<void>) {
-  test(name, async (ctx) => {
-    if (skipReason) {
-      ctx.skip(skipReason);
-      return;
-    }
-    await body();
-  });
 }
 
 describe("the web client's look", () => {
@@ -151,7 +105,7 @@ describe("the web client's look", () => {
   });
 
   scenario("/favicon.ico is an icon, and the page's icon is redrawn as the unread count changes", async () => {
-    const r = await fetch(`${srv.url}/favicon.ico`);
+    const r = await fetch(`${e2e.srv.url}/favicon.ico`);
     assert.equal(r.status, 200);
     assert.equal(r.headers.get("content-type"), "image/x-icon");
     assert.deepEqual([...new Uint8Array(await r.arrayBuffer()).subarray(0, 4)], [0, 0, 1, 0], "an ICO header");

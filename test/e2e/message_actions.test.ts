@@ -4,44 +4,25 @@
  * people at once to see an action reach the other live. Screenshots, at a desktop's and a
  * phone's size, land in test/e2e/screenshots/.
  */
-import { test, before, after, describe } from "node:test";
+import { describe } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../helpers/server.js";
-import { seedDevOrganization, DEV_PASSWORD } from "../../src/dev/seed.js";
-import { ensureClientBuilt, findChromium, launch, screenshot, signedIn } from "../helpers/browser.js";
+import type { Page } from "playwright-core";
+import { DEV_PASSWORD } from "../../src/dev/seed.js";
+import { screenshot, signedIn } from "../helpers/browser.js";
+import { devOrganizationInChromium } from "../helpers/e2e.js";
 
-let srv: TestServer;
-let browser: Browser | undefined;
-let skipReason = "";
-const keys = new Map<string, string>();
+const e2e = devOrganizationInChromium(async () => {
+  const principals = JSON.stringify(await Promise.all([IAGO, HAMLET].map(async (email) => (await call<{ user_id: number }>(email, "GET", "/users/me")).user_id)));
+  for (const name of [CHANNEL, OTHER_CHANNEL]) await call(IAGO, "POST", "/users/me/subscriptions", { subscriptions: JSON.stringify([{ name }]), principals });
+  channelId = await streamIdOf(CHANNEL);
+  otherChannelId = await streamIdOf(OTHER_CHANNEL);
+});
+const { call, scenario, send, streamIdOf } = e2e;
 
 const IAGO = "iago@zulip.com";
 const HAMLET = "hamlet@zulip.com";
 const CHANNEL = "menu tests";
 const OTHER_CHANNEL = "menu tests moved";
-
-async function apiKey(email: string): Promise<string> {
-  if (!keys.has(email)) {
-    const r = await fetch(`${srv.url}/api/v1/fetch_api_key`, { method: "POST", body: new URLSearchParams({ username: email, password: DEV_PASSWORD }) });
-    keys.set(email, ((await r.json()) as { api_key: string }).api_key);
-  }
-  return keys.get(email)!;
-}
-
-async function call<T = Record<string, unknown>>(email: string, method: string, urlPath: string, params: Record<string, string | number> = {}): Promise<T> {
-  const auth = "Basic " + Buffer.from(`${email}:${await apiKey(email)}`).toString("base64");
-  const body = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-  const r = await fetch(`${srv.url}/api/v1${urlPath}${method === "GET" ? `?${body}` : ""}`, { method, headers: { authorization: auth }, body: method === "GET" ? undefined : body });
-  const json = (await r.json()) as Record<string, unknown>;
-  assert.equal(json.result, "success", JSON.stringify(json));
-  return json as T;
-}
-
-const send = (email: string, channel: string, topic: string, content: string) =>
-  call(email, "POST", "/messages", { type: "stream", to: channel, topic, content }).then((r) => r.id as number);
-
-const streamIdOf = async (name: string) => (await call<{ stream_id: number }>(IAGO, "GET", "/get_stream_id", { stream: name })).stream_id;
 
 /** Zulip's hash encoding of an operand: percent-encoding with `.` for `%`. */
 const hashEncode = (s: string) => encodeURIComponent(s).replace(/\./g, "%2E").replace(/%/g, ".");
@@ -49,7 +30,7 @@ const channelUrl = (id: number) => `/#narrow/channel/${id}`;
 const topicUrl = (id: number, topic: string) => `/#narrow/channel/${id}/topic/${hashEncode(topic)}`;
 
 async function open(email: string, url: string) {
-  const s = await signedIn(browser!, srv.url, email, DEV_PASSWORD);
+  const s = await signedIn(e2e.browser, e2e.srv.url, email, DEV_PASSWORD);
   await s.page.goto(url);
   return s;
 }
@@ -119,38 +100,6 @@ async function screenshots(page: Page, name: string) {
 let channelId = 0;
 let otherChannelId = 0;
 
-before(async () => {
-  const found = await findChromium();
-  if ("reason" in found) {
-    skipReason = found.reason;
-    return;
-  }
-  ensureClientBuilt();
-  srv = await startTestServer({ development: true });
-  await seedDevOrganization(srv.app);
-  browser = await launch(found.path);
-  const principals = JSON.stringify(await Promise.all([IAGO, HAMLET].map(async (email) => (await call<{ user_id: number }>(email, "GET", "/users/me")).user_id)));
-  for (const name of [CHANNEL, OTHER_CHANNEL]) await call(IAGO, "POST", "/users/me/subscriptions", { subscriptions: JSON.stringify([{ name }]), principals });
-  channelId = await streamIdOf(CHANNEL);
-  otherChannelId = await streamIdOf(OTHER_CHANNEL);
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
-
-function scenario(name: string, body: () => Promise<void>) {
-  test(name, async (ctx) => {
-    if (skipReason) {
-      console.log(`skipping: ${skipReason}`);
-      ctx.skip(skipReason);
-      return;
-    }
-    await body();
-  });
-}
-
 describe("message and topic actions in Chromium", () => {
   scenario("the menu offers what the reader may do: edit and delete for one's own message, report for another's", async () => {
     const theirs = await send(IAGO, CHANNEL, "permissions", "Iago's message");
@@ -214,7 +163,7 @@ describe("message and topic actions in Chromium", () => {
     await item(page, "Quote and reply").click();
     await page.waitForFunction(() => (document.getElementById("compose-content") as HTMLTextAreaElement | null)?.value.includes("quote"));
     const iagoId = (await call<{ user_id: number }>(IAGO, "GET", "/users/me")).user_id;
-    const link = `${srv.url}/#narrow/channel/${channelId}-menu-tests/topic/quotes/near/${id}`;
+    const link = `${e2e.srv.url}/#narrow/channel/${channelId}-menu-tests/topic/quotes/near/${id}`;
     assert.equal(await page.inputValue("#compose-content"), `@_**Iago|${iagoId}** [said](${link}):\n\`\`\`\`quote\n${raw}\n\`\`\`\`\n`);
     assert.equal(await page.inputValue("#compose-topic"), "quotes");
     await screenshots(page, "quote-and-reply");
@@ -227,8 +176,8 @@ describe("message and topic actions in Chromium", () => {
   scenario("copy link: to the clipboard, or shown to copy by hand where the page has no clipboard", async () => {
     const id = await send(IAGO, CHANNEL, "links", "Link to me");
     const { context, page } = await open(HAMLET, topicUrl(channelId, "links"));
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: srv.url });
-    const link = `${srv.url}/#narrow/channel/${channelId}-menu-tests/topic/links/near/${id}`;
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: e2e.srv.url });
+    const link = `${e2e.srv.url}/#narrow/channel/${channelId}-menu-tests/topic/links/near/${id}`;
     await openMessageMenu(page, id);
     await item(page, "Copy link to message").click();
     await menu(page).locator("[role=status] >> text=Link copied to the clipboard").waitFor();

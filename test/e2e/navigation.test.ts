@@ -3,37 +3,19 @@
  * message, Back and Forward), narrows opening at the first unread message, the Inbox and Recent
  * conversations updating live, the keyboard, and 200 cold loads that all reach a usable view.
  */
-import { test, before, after, describe } from "node:test";
+import { describe } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../helpers/server.js";
-import { seedDevOrganization, DEV_PASSWORD } from "../../src/dev/seed.js";
-import { ensureClientBuilt, findChromium, launch, screenshot, signedIn } from "../helpers/browser.js";
+import type { Page } from "playwright-core";
+import { DEV_PASSWORD } from "../../src/dev/seed.js";
+import { screenshot, signedIn } from "../helpers/browser.js";
+import { devOrganizationInChromium } from "../helpers/e2e.js";
 
-let srv: TestServer;
-let browser: Browser | undefined;
-let skipReason = "";
-const keys = new Map<string, string>();
+const e2e = devOrganizationInChromium();
+const { call, scenario, send, streamIdOf } = e2e;
 
-async function call(email: string, method: string, urlPath: string, params: Record<string, string | number> = {}) {
-  if (!keys.has(email)) {
-    const r = await fetch(`${srv.url}/api/v1/fetch_api_key`, { method: "POST", body: new URLSearchParams({ username: email, password: DEV_PASSWORD }) });
-    keys.set(email, ((await r.json()) as { api_key: string }).api_key);
-  }
-  const auth = "Basic " + Buffer.from(`${email}:${keys.get(email)}`).toString("base64");
-  const body = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-  const r = await fetch(`${srv.url}/api/v1${urlPath}${method === "GET" ? `?${body}` : ""}`, { method, headers: { authorization: auth }, body: method === "GET" ? undefined : body });
-  const json = (await r.json()) as Record<string, unknown>;
-  assert.equal(json.result, "success", JSON.stringify(json));
-  return json;
-}
-
-const send = (email: string, channel: string, topic: string, content: string) =>
-  call(email, "POST", "/messages", { type: "stream", to: channel, topic, content }).then((r) => r.id as number);
-const streamIdOf = async (name: string) => ((await call("iago@zulip.com", "GET", "/get_stream_id", { stream: name })) as { stream_id: number }).stream_id;
 /** Signed in at a place, once it shows (a loaded feed, the Inbox or Recent conversations). */
 async function open(email: string, hash?: string) {
-  const signed = await signedIn(browser!, srv.url, email, DEV_PASSWORD, hash);
+  const signed = await signedIn(e2e.browser, e2e.srv.url, email, DEV_PASSWORD, hash);
   await signed.page.locator(".feed[aria-busy=false], .inbox, .recent").first().waitFor();
   return signed;
 }
@@ -50,33 +32,6 @@ async function inViewport(page: Page, id: number): Promise<boolean> {
     const f = feed.getBoundingClientRect();
     return r.top >= f.top && r.top < f.bottom;
   }, id);
-}
-
-before(async () => {
-  const found = await findChromium();
-  if ("reason" in found) {
-    skipReason = found.reason;
-    return;
-  }
-  ensureClientBuilt();
-  srv = await startTestServer({ development: true });
-  await seedDevOrganization(srv.app);
-  browser = await launch(found.path);
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
-
-function scenario(name: string, body: () => Promise<void>) {
-  test(name, async (ctx) => {
-    if (skipReason) {
-      ctx.skip(skipReason);
-      return;
-    }
-    await body();
-  });
 }
 
 describe("places, unread-first and the Inbox in Chromium", () => {

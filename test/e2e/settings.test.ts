@@ -3,31 +3,16 @@
  * Confab with Zulip's development organization. Screenshots, at a desktop's and a phone's size,
  * land in test/e2e/screenshots/.
  */
-import { test, before, after, describe } from "node:test";
+import { describe } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../helpers/server.js";
-import { seedDevOrganization, DEV_PASSWORD } from "../../src/dev/seed.js";
-import { ensureClientBuilt, findChromium, launch, screenshot, signedIn } from "../helpers/browser.js";
+import type { Page } from "playwright-core";
+import { DEV_PASSWORD } from "../../src/dev/seed.js";
+import { screenshot, signedIn } from "../helpers/browser.js";
 import { joinPath, readOutbox } from "../helpers/mail.js";
+import { devOrganizationInChromium } from "../helpers/e2e.js";
 
-let srv: TestServer;
-let browser: Browser | undefined;
-let skipReason = "";
-
-async function apiKey(email: string, password = DEV_PASSWORD): Promise<string> {
-  const r = await fetch(`${srv.url}/api/v1/fetch_api_key`, { method: "POST", body: new URLSearchParams({ username: email, password }) });
-  return ((await r.json()) as { api_key: string }).api_key;
-}
-
-async function call<T = Record<string, unknown>>(who: { email: string; password?: string }, method: string, urlPath: string, params: Record<string, string | number> = {}): Promise<T> {
-  const auth = "Basic " + Buffer.from(`${who.email}:${await apiKey(who.email, who.password)}`).toString("base64");
-  const body = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-  const r = await fetch(`${srv.url}/api/v1${urlPath}${method === "GET" ? `?${body}` : ""}`, { method, headers: { authorization: auth }, body: method === "GET" ? undefined : body });
-  const json = (await r.json()) as Record<string, unknown>;
-  assert.equal(json.result, "success", JSON.stringify(json));
-  return json as T;
-}
+const e2e = devOrganizationInChromium();
+const { call, scenario } = e2e;
 
 const IAGO = { email: "iago@zulip.com" };
 
@@ -71,41 +56,13 @@ async function screenshots(page: Page, name: string, focus: string) {
   }
 }
 
-before(async () => {
-  const found = await findChromium();
-  if ("reason" in found) {
-    skipReason = found.reason;
-    return;
-  }
-  ensureClientBuilt();
-  srv = await startTestServer({ development: true });
-  await seedDevOrganization(srv.app);
-  browser = await launch(found.path);
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
-
-function scenario(name: string, body: () => Promise<void>) {
-  test(name, async (ctx) => {
-    if (skipReason) {
-      console.log(`skipping: ${skipReason}`);
-      ctx.skip(skipReason);
-      return;
-    }
-    await body();
-  });
-}
-
 describe("the settings dialog in Chromium", () => {
   scenario("Default channels: the seeded defaults are listed; adding and removing show at once, in another administrator's open dialog too", async () => {
     const seeded = await defaultChannels();
     assert.deepEqual(seeded, ["Verona", "Zulip", "sandbox"].sort());
     const byName = (names: string[]) => [...names].sort((a, b) => a.localeCompare(b));
-    const iago = await signedIn(browser!, srv.url, "iago@zulip.com", DEV_PASSWORD);
-    const desdemona = await signedIn(browser!, srv.url, "desdemona@zulip.com", DEV_PASSWORD);
+    const iago = await signedIn(e2e.browser, e2e.srv.url, "iago@zulip.com", DEV_PASSWORD);
+    const desdemona = await signedIn(e2e.browser, e2e.srv.url, "desdemona@zulip.com", DEV_PASSWORD);
     for (const { page } of [iago, desdemona]) {
       await openTab(page, "Default channels");
       await waitForListed(page, byName(seeded));
@@ -142,7 +99,7 @@ describe("the settings dialog in Chromium", () => {
   scenario("invitation: the default channels start ticked, and the invitee joins exactly the channels ticked", async () => {
     const ids = await channelIds();
     const defaults = await defaultChannels();
-    const { context, page } = await signedIn(browser!, srv.url, "iago@zulip.com", DEV_PASSWORD);
+    const { context, page } = await signedIn(e2e.browser, e2e.srv.url, "iago@zulip.com", DEV_PASSWORD);
     await openTab(page, "Invitations");
     const box = (name: string) => page.locator(`#invite-channel-${ids.get(name)}`);
     const ticked = async () => {
@@ -165,9 +122,9 @@ describe("the settings dialog in Chromium", () => {
     await page.locator(".pending-invites >> text=chosen@example.com").waitFor();
     await context.close();
 
-    const mail = (await readOutbox(srv)).find((m) => m.to === "chosen@example.com");
+    const mail = (await readOutbox(e2e.srv)).find((m) => m.to === "chosen@example.com");
     assert.ok(mail, "the invitation is in the outbox");
-    const joining = await browser!.newContext({ baseURL: srv.url });
+    const joining = await e2e.browser.newContext({ baseURL: e2e.srv.url });
     const signup = await joining.newPage();
     await signup.goto(joinPath(mail));
     await signup.fill("#full_name", "Chosen One");
@@ -181,7 +138,7 @@ describe("the settings dialog in Chromium", () => {
   });
 
   scenario("reusable link: created with its lifetime, shown with a copy button, listed, and revoked", async () => {
-    const { context, page } = await signedIn(browser!, srv.url, "iago@zulip.com", DEV_PASSWORD);
+    const { context, page } = await signedIn(e2e.browser, e2e.srv.url, "iago@zulip.com", DEV_PASSWORD);
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     page.on("dialog", (d) => void d.accept());
     await openTab(page, "Invitations");

@@ -3,48 +3,22 @@
  * Chromium driving the pages people use. Each scenario leaves a screenshot in
  * test/e2e/screenshots/.
  */
-import { test, before, after, describe } from "node:test";
+import { describe } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../helpers/server.js";
-import { seedDevOrganization, DEV_PASSWORD } from "../../src/dev/seed.js";
-import { ensureClientBuilt, findChromium, launch, screenshot, signedIn } from "../helpers/browser.js";
+import type { Page } from "playwright-core";
+import { DEV_PASSWORD } from "../../src/dev/seed.js";
+import { screenshot, signedIn } from "../helpers/browser.js";
 import { joinPath, readOutbox } from "../helpers/mail.js";
+import { devOrganizationInChromium } from "../helpers/e2e.js";
 
-let srv: TestServer;
-let browser: Browser | undefined;
-let skipReason = "";
-const keys = new Map<string, string>();
-
-async function apiKey(email: string): Promise<string> {
-  if (!keys.has(email)) {
-    const r = await fetch(`${srv.url}/api/v1/fetch_api_key`, { method: "POST", body: new URLSearchParams({ username: email, password: DEV_PASSWORD }) });
-    keys.set(email, ((await r.json()) as { api_key: string }).api_key);
-  }
-  return keys.get(email)!;
-}
-
-async function call(email: string, method: string, urlPath: string, params: Record<string, string | number> = {}) {
-  const auth = "Basic " + Buffer.from(`${email}:${await apiKey(email)}`).toString("base64");
-  const body = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-  const r = await fetch(`${srv.url}/api/v1${urlPath}${method === "GET" ? `?${body}` : ""}`, { method, headers: { authorization: auth }, body: method === "GET" ? undefined : body });
-  const json = (await r.json()) as Record<string, unknown>;
-  assert.equal(json.result, "success", JSON.stringify(json));
-  return json;
-}
-
-const send = (email: string, channel: string, topic: string, content: string) =>
-  call(email, "POST", "/messages", { type: "stream", to: channel, topic, content }).then((r) => r.id as number);
-
-async function streamIdOf(name: string): Promise<number> {
-  return ((await call("iago@zulip.com", "GET", "/get_stream_id", { stream: name })) as { stream_id: number }).stream_id;
-}
+const e2e = devOrganizationInChromium();
+const { call, scenario, send, streamIdOf } = e2e;
 
 /** Signed in on the combined feed (the home view is the Inbox). */
-const open = (email: string) => signedIn(browser!, srv.url, email, DEV_PASSWORD, "#feed");
+const open = (email: string) => signedIn(e2e.browser, e2e.srv.url, email, DEV_PASSWORD, "#feed");
 
 /** The unread count the left sidebar shows for a channel (0 without a badge). */
 async function channelCount(page: Page, channel: string): Promise<number> {
@@ -65,37 +39,9 @@ async function waitForCount(page: Page, channel: string, want: number) {
   assert.equal(seen, want, `unread count of ${channel}`);
 }
 
-before(async () => {
-  const found = await findChromium();
-  if ("reason" in found) {
-    skipReason = found.reason;
-    return;
-  }
-  ensureClientBuilt();
-  srv = await startTestServer({ development: true });
-  await seedDevOrganization(srv.app);
-  browser = await launch(found.path);
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
-
-function scenario(name: string, body: () => Promise<void>) {
-  test(name, async (ctx) => {
-    if (skipReason) {
-      console.log(`skipping: ${skipReason}`);
-      ctx.skip(skipReason);
-      return;
-    }
-    await body();
-  });
-}
-
 describe("the web client in Chromium", () => {
   scenario("signing in: a wrong password is refused on the form, the right one opens the main view", async () => {
-    const context = await browser!.newContext({ baseURL: srv.url });
+    const context = await e2e.browser.newContext({ baseURL: e2e.srv.url });
     const page = await context.newPage();
     const first = await page.goto("/");
     assert.equal(new URL(first!.url()).pathname, "/login/");
@@ -292,9 +238,9 @@ describe("the web client in Chromium", () => {
     await iago.page.locator(".list >> text=newcomer@example.com").waitFor();
     await iago.context.close();
 
-    const mail = (await readOutbox(srv)).find((m) => m.to === "newcomer@example.com");
+    const mail = (await readOutbox(e2e.srv)).find((m) => m.to === "newcomer@example.com");
     assert.ok(mail, "the invitation is in the outbox");
-    const context = await browser!.newContext({ baseURL: srv.url });
+    const context = await e2e.browser.newContext({ baseURL: e2e.srv.url });
     const page = await context.newPage();
     await page.goto(joinPath(mail));
     await page.fill("#full_name", "New Comer");
@@ -352,13 +298,13 @@ describe("the web client in Chromium", () => {
     const { context, page } = await open("hamlet@zulip.com");
     await page.locator(".message").first().waitFor();
     const hamletId = ((await call("hamlet@zulip.com", "GET", "/users/me")) as { user_id: number }).user_id;
-    const queues = await srv.app.eventQueues.queueIdsOf(hamletId);
+    const queues = await e2e.srv.app.eventQueues.queueIdsOf(hamletId);
     assert.ok(queues.length >= 1);
-    for (const queueId of queues) await srv.app.eventQueues.remove(hamletId, queueId);
+    for (const queueId of queues) await e2e.srv.app.eventQueues.remove(hamletId, queueId);
     // The client notices on its next poll and registers a new queue.
     const deadline = Date.now() + 10_000;
-    while (!(await srv.app.eventQueues.queueIdsOf(hamletId)).length && Date.now() < deadline) await page.waitForTimeout(100);
-    assert.equal((await srv.app.eventQueues.queueIdsOf(hamletId)).length, 1);
+    while (!(await e2e.srv.app.eventQueues.queueIdsOf(hamletId)).length && Date.now() < deadline) await page.waitForTimeout(100);
+    assert.equal((await e2e.srv.app.eventQueues.queueIdsOf(hamletId)).length, 1);
     await send("iago@zulip.com", "Denmark", "after the restart", "Still live after losing the queue");
     await page.locator(".message .content >> text=Still live after losing the queue").waitFor();
     await context.close();
