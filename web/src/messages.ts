@@ -1,6 +1,6 @@
 /** Fetching the narrow in view (by anchors, in pages) and acting on messages. */
 import { api } from "./api";
-import { addMessages, changed, model, noteTopic, type Message } from "./model";
+import { addMessages, changed, model, noteTopic, topicMuted, type Message } from "./model";
 import type { Narrow } from "./state/narrow";
 
 const PAGE = 100;
@@ -169,9 +169,17 @@ export function setSubscriptionProperty(streamId: number, property: "is_muted" |
   return api("POST", "/users/me/subscriptions/properties", { subscription_data: [{ stream_id: streamId, property, value }] });
 }
 
-/** Zulip's visibility policies: 0 inherit, 1 muted, 2 unmuted, 3 followed. */
+/** Zulip's visibility policies of a topic. */
+export const TopicPolicy = { INHERIT: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
+
 export function setTopicPolicy(streamId: number, topic: string, policy: number) {
   return api("POST", "/user_topics", { stream_id: streamId, topic, visibility_policy: policy });
+}
+
+/** Mutes or unmutes a topic; in a muted channel a topic is muted unless it says "unmuted". */
+export function toggleTopicMute(streamId: number, topic: string) {
+  const unmuted = model.subs.get(streamId)?.is_muted ? TopicPolicy.UNMUTED : TopicPolicy.INHERIT;
+  return setTopicPolicy(streamId, topic, topicMuted(streamId, topic) ? unmuted : TopicPolicy.MUTED);
 }
 
 /** The narrow where "Mark as unread from here" was last used; see keepsUnread. */

@@ -5,6 +5,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { matchesNarrow, type Narrow } from "./state/narrow";
 import type { View } from "./state/hash";
+import { topicVisible, type InboxRules } from "./state/inbox";
 
 export interface User {
   user_id: number;
@@ -169,6 +170,32 @@ export function findUser(who: string): User | undefined {
   const w = who.trim().toLowerCase();
   return [...model.users.values()].find((u) => [u.email, u.delivery_email, u.full_name].some((x) => x?.toLowerCase() === w));
 }
+
+/** The people of a direct-message conversation key, by name. */
+export function dmNames(key: string): string {
+  return key
+    .split(",")
+    .map((id) => userName(Number(id)))
+    .join(", ");
+}
+
+/** A topic as the reader sees it: the empty topic under the organization's name for it. */
+export function topicDisplay(topic: string): string {
+  return topic || String(model.realmSettings.realm_empty_topic_display_name ?? "general chat");
+}
+
+/** Zulip's muting rules as the model holds them (the Inbox, unread navigation, menus). */
+export const visibilityRules: InboxRules = {
+  channelMuted: (id) => !!model.subs.get(id)?.is_muted,
+  topicPolicy: (id, topic) => model.topicPolicy.get(`${id}:${topic}`),
+  compareChannels: (a, b) => {
+    const sa = model.subs.get(a);
+    const sb = model.subs.get(b);
+    return Number(!!sb?.pin_to_top) - Number(!!sa?.pin_to_top) || (sa?.name ?? "").localeCompare(sb?.name ?? "");
+  },
+};
+
+export const topicMuted = (streamId: number, topic: string) => !topicVisible(streamId, topic, visibilityRules);
 
 export function streamName(id: number | undefined): string {
   return (id !== undefined && (model.subs.get(id)?.name ?? model.streams.get(id)?.name)) || "unknown channel";

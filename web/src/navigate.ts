@@ -3,9 +3,9 @@
  * pasted URLs, Back and Forward and reloads all arrive where they point.
  */
 import { loadNarrow } from "./messages";
-import { changed, findUser, model } from "./model";
+import { changed, findUser, model, type Message } from "./model";
 import type { Narrow } from "./state/narrow";
-import { parseHash, placeToHash, type Place } from "./state/hash";
+import { messageHash, parseHash, placeToHash, type Place } from "./state/hash";
 
 const resolvers = {
   channelByName: (name: string) => [...model.streams.values()].find((s) => s.name.toLowerCase() === name.toLowerCase())?.stream_id,
@@ -46,3 +46,21 @@ export const go = (narrow: Narrow, near?: number) => goTo({ view: "narrow", narr
 
 /** A link followed inside the page (a channel or message link in a message) arrives here too. */
 window.addEventListener("popstate", () => show(placeFromLocation()));
+
+/** A conversation's URL: a topic, or a direct-message conversation by its key. */
+export function conversationHash(c: { streamId?: number; topic?: string; dm?: string }): string {
+  const narrow: Narrow =
+    c.dm !== undefined
+      ? [{ operator: "dm", operand: c.dm.split(",").map(Number) }]
+      : [
+          { operator: "channel", operand: c.streamId! },
+          { operator: "topic", operand: c.topic! },
+        ];
+  return placeToHash({ view: "narrow", narrow }, namer);
+}
+
+/** The message's address, as Zulip's "Copy link to message" gives it. */
+export function messageUrl(m: Message): string {
+  const dmUserIds = Array.isArray(m.display_recipient) ? m.display_recipient.map((r) => r.id) : undefined;
+  return `${location.origin}/${messageHash({ ...m, dmUserIds }, model.me.user_id, namer)}`;
+}

@@ -11,14 +11,15 @@ export interface Where {
 }
 
 const TIME_OF_DAY: Intl.DateTimeFormatOptions = { hour: "numeric", minute: "2-digit" };
-const STYLES = { time: TIME_OF_DAY, full: { weekday: "short", year: "numeric", month: "short", day: "numeric", ...TIME_OF_DAY } } as const;
+const DATE: Intl.DateTimeFormatOptions = { weekday: "short", year: "numeric", month: "short", day: "numeric" };
+const STYLES = { time: TIME_OF_DAY, date: DATE, full: { ...DATE, ...TIME_OF_DAY } } as const;
 
 // A feed formats hundreds of times per render; building an Intl.DateTimeFormat costs far more than using one.
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(style: keyof typeof STYLES, twentyFour: unknown, where: Where): Intl.DateTimeFormat {
   const hours = typeof twentyFour === "boolean" ? twentyFour : null;
-  const key = JSON.stringify([style, hours, where.locale, where.timeZone]);
+  const key = `${style}|${hours}|${where.locale ?? ""}|${where.timeZone ?? ""}`;
   let f = formatters.get(key);
   if (!f) {
     // h23 rather than `hour12: false`, which some engines render as "24:05" just after midnight.
@@ -43,4 +44,19 @@ export function fullTime(ms: number, twentyFour: unknown, where: Where = {}): st
 export function globalTime(datetime: string, twentyFour: unknown, where: Where = {}): string | null {
   const ms = Date.parse(datetime);
   return Number.isNaN(ms) ? null : fullTime(ms, twentyFour, where);
+}
+
+/** "Thu, Jan 15, 2026": a day on its own. */
+export function dateOnly(ms: number, where: Where = {}): string {
+  return formatter("date", null, where).format(ms);
+}
+
+/** "Today", "Yesterday", "Tomorrow", or the date, as Zulip labels a day; `now` for tests. */
+export function dayLabel(ms: number, now = Date.now(), where: Where = {}): string {
+  const day = (t: number) => dateOnly(t, where);
+  const DAY = 86_400_000;
+  if (day(ms) === day(now)) return "Today";
+  if (day(ms) === day(now - DAY)) return "Yesterday";
+  if (day(ms) === day(now + DAY)) return "Tomorrow";
+  return day(ms);
 }

@@ -17,3 +17,9 @@ export function moveFocusInList(e: KeyboardEvent, rowSelector: string, root = e.
   e.preventDefault();
   return true;
 }
+
+/** Whether a key press belongs to a text field, where letters and Backspace edit text. */
+export function inTextField(e: KeyboardEvent): boolean {
+  const el = e.target as HTMLElement | null;
+  return !!el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName));
+}

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../../api";
-import { model, changed, dmKeyOf, findUser, streamName, userName } from "../../model";
+import { model, changed, dmKeyOf, findUser, messageDmKey, streamName, userName, type Message } from "../../model";
 import { searchEmoji, codeToChar } from "../../emoji";
 import { Rendered } from "../../components/Rendered";
 
@@ -37,6 +37,12 @@ export function openCompose(target: Partial<Target> & { kind: Target["kind"] }, 
     const want = target.kind === "stream" ? (target.streamId === undefined ? "compose-channel" : target.topic ? "compose-content" : "compose-topic") : target.to?.length ? "compose-content" : "compose-to";
     document.getElementById(want)?.focus();
   });
+}
+
+/** A reply to a message's conversation (a DM to oneself stays one). */
+export function replyTo(m: Message, content = "") {
+  if (m.type === "stream") openCompose({ kind: "stream", streamId: m.stream_id, topic: m.subject }, content);
+  else openCompose({ kind: "dm", to: messageDmKey(m).split(",").map(Number) }, content);
 }
 
 /** Closes the box; unsent text is kept as a draft on the server. */
