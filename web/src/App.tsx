@@ -1,9 +1,10 @@
 /** The page: top bar with search, the three columns (a view or a narrow in the middle), settings, and the keyboard. */
 import { useEffect, useState } from "preact/hooks";
 import { api, logout } from "./api";
-import { findUser, model, useModel, userName, streamName, unreadCounts } from "./model";
-import { go } from "./navigate";
-import { markNarrowRead, setSubscriptionProperty, setTopicPolicy } from "./messages";
+import { dmKeyOf, model, topicMuted, useModel, userName, streamName, unreadCounts } from "./model";
+import { go, resolvers } from "./navigate";
+import { markNarrowRead, setSubscriptionProperty, toggleTopicMute } from "./messages";
+import { inTextField } from "./components/listKeys";
 import { narrowToSearch, parseSearch, type Narrow } from "./state/narrow";
 import { Sidebar } from "./views/sidebar/Sidebar";
 import { Feed } from "./views/feed/Feed";
@@ -20,6 +21,7 @@ import { ScheduledOverlay } from "./views/scheduled/Scheduled";
 import { Rendered } from "./components/Rendered";
 import { ThemeSwitch } from "./components/ThemeSwitch";
 import { showUnreadFavicon } from "./favicon";
+import { followColorScheme } from "./theme";
 
 const IS_TITLES: Record<string, string> = { starred: "Starred messages", mentioned: "Mentions", dm: "Direct message feed", private: "Direct message feed", unread: "Unread messages", resolved: "Resolved topics", followed: "Followed topics" };
 
@@ -41,8 +43,7 @@ function title(narrow: Narrow): string {
 }
 
 /** Unread messages the narrow in view holds, where the client can count them. */
-function unreadInNarrow(narrow: Narrow): number {
-  const counts = unreadCounts();
+function unreadInNarrow(narrow: Narrow, counts: ReturnType<typeof unreadCounts>): number {
   const channel = narrow.find((t) => t.operator === "channel")?.operand;
   const topic = narrow.find((t) => t.operator === "topic")?.operand;
   const dm = narrow.find((t) => t.operator === "dm")?.operand;
@@ -50,16 +51,8 @@ function unreadInNarrow(narrow: Narrow): number {
   if (narrow.some((t) => t.negated)) return 0;
   if (narrow.length === 2 && typeof channel === "number" && typeof topic === "string") return counts.byTopic.get(`${channel}:${topic}`) ?? 0;
   if (narrow.length === 1 && typeof channel === "number") return counts.byStream.get(channel) ?? 0;
-  if (narrow.length === 1 && Array.isArray(dm)) return counts.byDm.get([...dm].sort((x, y) => x - y).join(",")) ?? 0;
+  if (narrow.length === 1 && Array.isArray(dm)) return counts.byDm.get(dmKeyOf(dm)) ?? 0;
   return 0;
-}
-
-const resolveChannel = (name: string) => [...model.streams.values()].find((s) => s.name.toLowerCase() === name.toLowerCase())?.stream_id;
-const resolveUser = (who: string) => findUser(who)?.user_id;
-
-function typingTarget(e: KeyboardEvent): boolean {
-  const el = e.target as HTMLElement | null;
-  return !!el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName));
 }
 
 /** The channel in view: its description, and muting and pinning it (or muting the topic). */
@@ -69,15 +62,15 @@ function ChannelHeader({ narrow }: { narrow: Narrow }) {
   const s = typeof id === "number" ? model.streams.get(id) : undefined;
   if (!s) return null;
   const sub = model.subs.get(s.stream_id);
-  const topicMuted = typeof topic === "string" && model.topicPolicy.get(`${s.stream_id}:${topic}`) === 1;
+  const muted = typeof topic === "string" && topicMuted(s.stream_id, topic);
   return (
     <>
       {s.rendered_description && <Rendered class="channel-description" html={s.rendered_description} />}
       {sub && (
         <span class="channel-controls">
           {typeof topic === "string" ? (
-            <button type="button" class="secondary" aria-pressed={topicMuted} onClick={() => void setTopicPolicy(s.stream_id, topic, topicMuted ? 0 : 1)}>
-              {topicMuted ? "Unmute topic" : "Mute topic"}
+            <button type="button" class="secondary" aria-pressed={muted} onClick={() => void toggleTopicMute(s.stream_id, topic)}>
+              {muted ? "Unmute topic" : "Mute topic"}
             </button>
           ) : (
             <button type="button" class="secondary" aria-pressed={sub.is_muted} onClick={() => void setSubscriptionProperty(s.stream_id, "is_muted", !sub.is_muted)}>
@@ -106,19 +99,26 @@ export function App() {
     setPanel("");
   }, [model.view, JSON.stringify(model.narrow)]);
 
+  // Until register answers, the remembered theme (main.tsx) stays.
+  useEffect(() => (model.ready ? followColorScheme(model.settings.color_scheme) : undefined), [model.ready, model.settings.color_scheme]);
+
+  // Counted once per render: the title, the favicon, the narrow's button and the sidebar share it.
+  const counts = unreadCounts();
+  const pageTitle = `${counts.total ? `(${counts.total}) ` : ""}${title(model.narrow)} - ${model.realm.name || "Confab"}`;
   useEffect(() => {
-    const counts = unreadCounts();
-    document.title = `${counts.total ? `(${counts.total}) ` : ""}${title(model.narrow)} - ${model.realm.name || "Confab"}`;
+    document.title = pageTitle;
     showUnreadFavicon(counts.total);
-  });
+  }, [pageTitle, counts.total]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // A native dialog (menus' dialogs, overlays) owns the keyboard, Escape included.
+      if (document.querySelector("dialog[open]")) return;
       if (e.key === "Escape" || (e.ctrlKey && e.key === "[")) {
         if (settingsOpen) return setSettingsOpen(false);
         if (help) return setHelp(false);
-        if (typingTarget(e) && !(e.target as HTMLElement).closest(".compose")) return (e.target as HTMLElement).blur();
-      } else if ((typingTarget(e) && !(e.ctrlKey && e.key === "k")) || settingsOpen || document.querySelector("[aria-modal=true]:not(.shortcut-help)")) return;
+        if (inTextField(e) && !(e.target as HTMLElement).closest(".compose")) return (e.target as HTMLElement).blur();
+      } else if ((inTextField(e) && !(e.ctrlKey && e.key === "k")) || settingsOpen || document.querySelector("[aria-modal=true]:not(.shortcut-help)")) return;
       // Enter on a focused button or link is that control's own click, not "reply".
       if (e.key === "Enter" && (e.target as HTMLElement | null)?.closest?.("button, a[href]")) return;
       const shortcut = shortcutFor(e);
@@ -160,7 +160,7 @@ export function App() {
           role="search"
           onSubmit={(e) => {
             e.preventDefault();
-            go(parseSearch(search, resolveChannel, resolveUser));
+            go(parseSearch(search, resolvers.channelByName, resolvers.userByEmail));
             (document.activeElement as HTMLElement | null)?.blur();
           }}
         >
@@ -185,7 +185,7 @@ export function App() {
           {model.error}
         </p>
       )}
-      <Sidebar />
+      <Sidebar counts={counts} />
       <main class="middle" aria-label={title(model.narrow)}>
         {model.view === "inbox" ? (
           <Inbox />
@@ -196,7 +196,7 @@ export function App() {
             <div class="narrow-title">
               <h2>{title(model.narrow)}</h2>
               <ChannelHeader narrow={model.narrow} />
-              {unreadInNarrow(model.narrow) > 0 && (
+              {unreadInNarrow(model.narrow, counts) > 0 && (
                 <button type="button" class="secondary mark-read" onClick={() => void markNarrowRead(model.narrow)}>
                   Mark all as read
                 </button>

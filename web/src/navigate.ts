@@ -7,7 +7,7 @@ import { changed, findUser, model, type Message } from "./model";
 import type { Narrow } from "./state/narrow";
 import { messageHash, parseHash, placeToHash, type Place } from "./state/hash";
 
-const resolvers = {
+export const resolvers = {
   channelByName: (name: string) => [...model.streams.values()].find((s) => s.name.toLowerCase() === name.toLowerCase())?.stream_id,
   userByEmail: (email: string) => findUser(email)?.user_id,
 };

@@ -2,11 +2,11 @@
  * Zulip's keyboard shortcuts: one table drives both the key handling and the help overlay, so
  * the overlay lists exactly what works.
  */
-import { conversationKey, model, type Message } from "./model";
+import { conversationKey, model, topicMuted, type Message } from "./model";
 import { goTo, go, homePlace } from "./navigate";
 import { conversationNarrow } from "./state/hash";
-import { markNarrowRead, setStarred, setTopicPolicy, toggleReaction } from "./messages";
-import { closeCompose, compose, defaultTarget, openCompose } from "./views/compose/Compose";
+import { markNarrowRead, setStarred, toggleReaction, toggleTopicMute, TopicPolicy } from "./messages";
+import { closeCompose, compose, defaultTarget, openCompose, replyTo } from "./views/compose/Compose";
 import { toggleDrafts } from "./views/drafts/Drafts";
 import { select } from "./views/feed/Feed";
 import type { Narrow } from "./state/narrow";
@@ -25,11 +25,6 @@ const selected = (): Message | undefined => model.messages.get(model.selectedId)
 
 const dmIds = (m: Message) => (Array.isArray(m.display_recipient) ? m.display_recipient.map((r) => r.id) : []);
 
-function replyTo(m: Message, content = "") {
-  if (m.type === "stream") openCompose({ kind: "stream", streamId: m.stream_id, topic: m.subject }, content);
-  else openCompose({ kind: "dm", to: dmIds(m).filter((id) => id !== model.me.user_id) }, content);
-}
-
 /** The next conversation with unread messages after the one in view (Zulip's `n` and `p`). */
 export function nextUnread(kind: "topic" | "dm", followedOnly = false): Narrow | undefined {
   const m = selected();
@@ -40,8 +35,7 @@ export function nextUnread(kind: "topic" | "dm", followedOnly = false): Narrow |
     if (key === current || seen.has(key)) continue;
     seen.add(key);
     if (kind === "topic" && u.streamId !== undefined) {
-      const policy = model.topicPolicy.get(key);
-      if (followedOnly ? policy !== 3 : policy === 1 || (model.subs.get(u.streamId)?.is_muted && policy !== 2 && policy !== 3)) continue;
+      if (followedOnly ? model.topicPolicy.get(key) !== TopicPolicy.FOLLOWED : topicMuted(u.streamId, u.topic!)) continue;
       return [
         { operator: "channel", operand: u.streamId },
         { operator: "topic", operand: u.topic! },
@@ -149,7 +143,7 @@ export const SHORTCUTS: Shortcut[] = [
     section: "Message actions",
     match: ["Shift+M"],
     run: withSelected((m) => {
-      if (m.type === "stream") void setTopicPolicy(m.stream_id!, m.subject, model.topicPolicy.get(`${m.stream_id}:${m.subject}`) === 1 ? 0 : 1);
+      if (m.type === "stream") void toggleTopicMute(m.stream_id!, m.subject);
     }),
   },
 ];

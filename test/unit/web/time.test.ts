@@ -1,7 +1,7 @@
 /** The web client's times: message times and global times, 12- or 24-hour by the reader's setting. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fullTime, globalTime, timeOfDay } from "../../../web/src/time.js";
+import { dateOnly, dayLabel, fullTime, globalTime, timeOfDay } from "../../../web/src/time.js";
 
 const utc = { locale: "en-US", timeZone: "UTC" };
 const afternoon = Date.UTC(2026, 0, 15, 15, 5);
@@ -33,4 +33,15 @@ test("a global time reads the server's datetime attribute, microseconds included
   assert.equal(globalTime("2026-01-15T15:05:00Z", false, utc), "Thu, Jan 15, 2026, 3:05 PM");
   assert.equal(globalTime("2026-01-15T15:05:00.250000Z", true, { locale: "en-US", timeZone: "Europe/Berlin" }), "Thu, Jan 15, 2026, 16:05");
   assert.equal(globalTime("not a time", true, utc), null);
+});
+
+test("a day is Today, Yesterday, Tomorrow or its date, in the reader's zone", () => {
+  const noon = Date.UTC(2026, 0, 15, 12, 0);
+  assert.equal(dateOnly(afternoon, utc), "Thu, Jan 15, 2026");
+  assert.equal(dayLabel(afternoon, noon, utc), "Today");
+  assert.equal(dayLabel(morning - 86_400_000, noon, utc), "Yesterday");
+  assert.equal(dayLabel(midnight, noon, utc), "Tomorrow");
+  assert.equal(dayLabel(Date.UTC(2026, 0, 10, 12), noon, utc), "Sat, Jan 10, 2026");
+  // 23:30 UTC on the 15th is already the 16th in Tokyo.
+  assert.equal(dayLabel(Date.UTC(2026, 0, 15, 23, 30), noon, { locale: "en-US", timeZone: "Asia/Tokyo" }), "Tomorrow");
 });

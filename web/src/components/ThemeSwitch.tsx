@@ -4,13 +4,10 @@
  * every open tab.
  */
 import type { JSX } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api } from "../api";
-import { model } from "../model";
-import { COLOR_SCHEMES, followColorScheme, showRememberedTheme } from "../theme";
-
-// Module evaluation comes before the first render and long before register answers.
-showRememberedTheme();
+import { changed, model } from "../model";
+import { COLOR_SCHEMES } from "../theme";
 
 const ICONS: Record<number, JSX.Element> = {
   1: <path d="M8 1.5a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13zm0 1.5v10a5 5 0 0 1 0-10z" />,
@@ -24,24 +21,23 @@ const ICONS: Record<number, JSX.Element> = {
 };
 
 export function ThemeSwitch() {
-  // The choice shows at once; the setting's event confirms it (or a failure puts the saved one back).
-  const [chosen, setChosen] = useState<number | null>(null);
   const [error, setError] = useState("");
   // On a phone only the current choice shows (style.css); tapping it opens the other two.
   const [open, setOpen] = useState(false);
-  const saved = model.settings.color_scheme;
-  const current = chosen ?? saved;
-  useEffect(() => followColorScheme(current), [current]);
-  useEffect(() => setChosen(null), [saved]);
+  const current = model.settings.color_scheme;
 
+  // The choice shows at once (App follows the setting); the setting's event confirms it, and a
+  // failure puts the saved one back.
   const choose = async (value: number) => {
     setOpen(false);
-    setChosen(value);
     setError("");
+    model.settings = { ...model.settings, color_scheme: value };
+    changed();
     try {
       await api("PATCH", "/settings", { color_scheme: value });
     } catch (e) {
-      setChosen(null);
+      model.settings = { ...model.settings, color_scheme: current };
+      changed();
       setError(`Theme not saved: ${(e as Error).message}`);
     }
   };

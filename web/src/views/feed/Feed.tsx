@@ -5,9 +5,10 @@
  */
 import { Fragment } from "preact";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { model, changed, dmKeyOf, streamName, userName, conversationKey, messageDmKey, type Message } from "../../model";
+import { model, changed, dmKeyOf, dmNames, streamName, topicDisplay, userName, conversationKey, messageDmKey, type Message } from "../../model";
 import { loadNewer, loadOlder, markRead } from "../../messages";
-import { dayOf, layoutFeed, type FeedBlock } from "../../state/feed";
+import { layoutFeed, type FeedBlock } from "../../state/feed";
+import { dayLabel } from "../../time";
 import { go } from "../../navigate";
 import { MessageRow } from "./MessageRow";
 import { TopicMenu } from "./TopicMenu";
@@ -20,13 +21,13 @@ function Header({ m }: { m: Message }) {
   if (m.type === "stream") {
     const sub = model.subs.get(m.stream_id!);
     return (
-      <div class="recipient-header" style={{ borderLeftColor: sub?.color ?? "#888" }}>
+      <div class="recipient-header" style={{ borderLeftColor: sub?.color ?? "var(--muted)" }}>
         <button type="button" class="link" onClick={() => go([{ operator: "channel", operand: m.stream_id! }])}>
           #{streamName(m.stream_id)}
         </button>
         <span aria-hidden="true"> › </span>
         <button type="button" class="link" onClick={() => go([{ operator: "channel", operand: m.stream_id! }, { operator: "topic", operand: m.subject }])}>
-          {m.subject || "general chat"}
+          {topicDisplay(m.subject)}
         </button>
         <TopicMenu m={m} />
       </div>
@@ -36,20 +37,10 @@ function Header({ m }: { m: Message }) {
   return (
     <div class="recipient-header dm">
       <button type="button" class="link" onClick={() => go([{ operator: "dm", operand: key.split(",").map(Number) }])}>
-        Direct messages with {key.split(",").map((id) => userName(Number(id))).join(", ")}
+        Direct messages with {dmNames(key)}
       </button>
     </div>
   );
-}
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { weekday: "short", month: "short", day: "numeric", year: "numeric" });
-
-/** "Today", "Yesterday", or the date, as Zulip labels a day. */
-function dayLabel(timestamp: number): string {
-  const day = dayOf(timestamp);
-  if (day === dayOf(Date.now() / 1000)) return "Today";
-  if (day === dayOf(Date.now() / 1000 - 86400)) return "Yesterday";
-  return dateFormat.format(timestamp * 1000);
 }
 
 function BlockView({ block, selectedId }: { block: FeedBlock<Message>; selectedId: number }) {
@@ -58,13 +49,13 @@ function BlockView({ block, selectedId }: { block: FeedBlock<Message>; selectedI
     <section class="message-group" aria-label={conversationLabel(first)}>
       <div class="recipient-row">
         <Header m={first} />
-        <span class="block-date">{dayLabel(first.timestamp)}</span>
+        <span class="block-date">{dayLabel(first.timestamp * 1000)}</span>
       </div>
       {block.rows.map(({ m, showSender, newDay }) => (
         <Fragment key={m.id}>
           {newDay && (
             <div class="date-separator" role="separator">
-              {dayLabel(m.timestamp)}
+              {dayLabel(m.timestamp * 1000)}
             </div>
           )}
           <MessageRow m={m} showSender={showSender} selected={m.id === selectedId} unread={model.unread.has(m.id)} />

@@ -4,10 +4,9 @@
  * narrows the list, and the keyboard moves through it.
  */
 import { useState } from "preact/hooks";
-import { model, userName } from "../../model";
-import { namer } from "../../navigate";
-import { buildInbox, type InboxRules } from "../../state/inbox";
-import { placeToHash } from "../../state/hash";
+import { dmNames, model, topicDisplay, visibilityRules } from "../../model";
+import { conversationHash } from "../../navigate";
+import { buildInbox } from "../../state/inbox";
 import { moveFocusInList } from "../../components/listKeys";
 import { markConversationRead } from "../../messages";
 import "./inbox.css";
@@ -21,20 +20,6 @@ function loadFolded(): Set<string> {
     return new Set();
   }
 }
-
-export const inboxRules: InboxRules = {
-  channelMuted: (id) => !!model.subs.get(id)?.is_muted,
-  topicPolicy: (id, topic) => model.topicPolicy.get(`${id}:${topic}`),
-  compareChannels: (a, b) => {
-    const sa = model.subs.get(a);
-    const sb = model.subs.get(b);
-    return Number(!!sb?.pin_to_top) - Number(!!sa?.pin_to_top) || (sa?.name ?? "").localeCompare(sb?.name ?? "");
-  },
-};
-
-const dmNames = (key: string) => key.split(",").map((id) => userName(Number(id))).join(", ");
-const topicHash = (streamId: number, topic: string) => placeToHash({ view: "narrow", narrow: [{ operator: "channel", operand: streamId }, { operator: "topic", operand: topic }] }, namer);
-const dmHash = (key: string) => placeToHash({ view: "narrow", narrow: [{ operator: "dm", operand: key.split(",").map(Number) }] }, namer);
 
 function Count({ n, mentioned }: { n: number; mentioned: boolean }) {
   return (
@@ -52,7 +37,7 @@ function Count({ n, mentioned }: { n: number; mentioned: boolean }) {
 export function Inbox() {
   const [folded, setFolded] = useState(loadFolded);
   const [filter, setFilter] = useState("");
-  const inbox = buildInbox(model.unread.entries(), inboxRules);
+  const inbox = buildInbox(model.unread.entries(), visibilityRules);
   const want = filter.trim().toLowerCase();
   const matches = (...texts: string[]) => !want || texts.some((t) => t.toLowerCase().includes(want));
 
@@ -109,7 +94,7 @@ export function Inbox() {
           {!folded.has("dm") &&
             dms.map((d) => (
               <div class="inbox-item" key={d.key}>
-                <a class="inbox-row inbox-conversation" href={dmHash(d.key)}>
+                <a class="inbox-row inbox-conversation" href={conversationHash({ dm: d.key })}>
                   <span class="inbox-name">{dmNames(d.key)}</span>
                   <Count n={d.count} mentioned={d.mentioned} />
                 </a>
@@ -123,12 +108,12 @@ export function Inbox() {
           {!folded.has(`channel:${c.streamId}`) &&
             c.topics.map((t) => (
               <div class="inbox-item" key={t.topic}>
-                <a class="inbox-row inbox-conversation inbox-topic" href={topicHash(c.streamId, t.topic)}>
-                  <span class="inbox-name">{t.topic || "general chat"}</span>
+                <a class="inbox-row inbox-conversation inbox-topic" href={conversationHash({ streamId: c.streamId, topic: t.topic })}>
+                  <span class="inbox-name">{topicDisplay(t.topic)}</span>
                   {model.topicPolicy.get(`${c.streamId}:${t.topic}`) === 3 && <span class="followed" title="You follow this topic">●</span>}
                   <Count n={t.count} mentioned={t.mentioned} />
                 </a>
-                <button type="button" class="inbox-read link" title="Mark as read" aria-label={`Mark ${t.topic || "general chat"} as read`} onClick={() => void markConversationRead(c.streamId, t.topic)}>
+                <button type="button" class="inbox-read link" title="Mark as read" aria-label={`Mark ${topicDisplay(t.topic)} as read`} onClick={() => void markConversationRead(c.streamId, t.topic)}>
                   ✓
                 </button>
               </div>

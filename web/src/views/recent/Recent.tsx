@@ -4,30 +4,14 @@
  * without muted ones, or by a text; it updates as messages arrive, move or go.
  */
 import { useEffect, useState } from "preact/hooks";
-import { messageDmKey, model, streamName, unreadCounts, userName } from "../../model";
+import { dmNames, messageDmKey, model, streamName, topicMuted, topicDisplay, unreadCounts, userName } from "../../model";
 import { loadRecentHistory } from "../../messages";
-import { namer } from "../../navigate";
-import { placeToHash } from "../../state/hash";
-import { topicVisible } from "../../state/inbox";
+import { conversationHash } from "../../navigate";
+import { dateOnly } from "../../time";
 import { filterRecent, recentConversations, timeAgo, type RecentConversation, type RecentFilter } from "../../state/recent";
 import { moveFocusInList } from "../../components/listKeys";
-import { inboxRules } from "../inbox/Inbox";
 import "../inbox/inbox.css";
 import "./recent.css";
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", year: "numeric" });
-const dmNames = (key: string) => key.split(",").map((id) => userName(Number(id))).join(", ");
-
-function conversationHash(c: RecentConversation): string {
-  const narrow =
-    c.dm !== undefined
-      ? [{ operator: "dm", operand: c.dm.split(",").map(Number) }]
-      : [
-          { operator: "channel", operand: c.streamId! },
-          { operator: "topic", operand: c.topic! },
-        ];
-  return placeToHash({ view: "narrow", narrow }, namer);
-}
 
 function Participants({ ids }: { ids: number[] }) {
   const shown = ids.slice(0, 4);
@@ -53,7 +37,7 @@ export function Recent() {
 
   const counts = unreadCounts();
   const unread = (c: RecentConversation) => (c.dm !== undefined ? counts.byDm.get(c.dm) : counts.byTopic.get(c.key)) ?? 0;
-  const muted = (c: RecentConversation) => c.streamId !== undefined && !topicVisible(c.streamId, c.topic!, inboxRules);
+  const muted = (c: RecentConversation) => c.streamId !== undefined && topicMuted(c.streamId, c.topic!);
   const want = text.trim().toLowerCase();
   const label = (c: RecentConversation) => (c.dm !== undefined ? dmNames(c.dm) : `${streamName(c.streamId)} ${c.topic}`);
   const rows = filterRecent(recentConversations(model.messages.values(), model.me.user_id, messageDmKey), filter, unread, muted).filter(
@@ -110,7 +94,7 @@ export function Recent() {
                         #{streamName(c.streamId)}
                       </span>
                       <a class="recent-link" href={conversationHash(c)}>
-                        {c.topic || "general chat"}
+                        {topicDisplay(c.topic!)}
                       </a>
                     </>
                   )}
@@ -121,7 +105,7 @@ export function Recent() {
                   <Participants ids={c.senders} />
                 </td>
                 <td class="recent-time">
-                  <time dateTime={new Date(c.timestamp * 1000).toISOString()}>{timeAgo(c.timestamp, now, (ms) => dateFormat.format(ms))}</time>
+                  <time dateTime={new Date(c.timestamp * 1000).toISOString()}>{timeAgo(c.timestamp, now, (ms) => dateOnly(ms))}</time>
                 </td>
               </tr>
             );

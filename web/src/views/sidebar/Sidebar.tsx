@@ -1,5 +1,5 @@
 /** Left sidebar: views (Inbox, Recent conversations, feeds), channels (pinned, by folder, muted) with their topics, and direct messages. */
-import { model, unreadCounts, userName, type Subscription } from "../../model";
+import { dmNames, model, topicDisplay, type Subscription, type unreadCounts } from "../../model";
 import { DraftsViewEntry } from "../drafts/Drafts";
 import { ScheduledViewEntry } from "../scheduled/Scheduled";
 import { go, goTo } from "../../navigate";
@@ -26,15 +26,7 @@ function isNarrow(narrow: Narrow, operator: string, operand: unknown): boolean {
   return narrow.some((t) => t.operator === operator && t.operand === operand);
 }
 
-function dmLabel(key: string): string {
-  return key
-    .split(",")
-    .map((id) => userName(Number(id)))
-    .join(", ");
-}
-
-export function Sidebar() {
-  const counts = unreadCounts();
+export function Sidebar({ counts }: { counts: ReturnType<typeof unreadCounts> }) {
   const narrow = model.view === "narrow" ? model.narrow : [];
   const viewingChannel = narrow.find((t) => t.operator === "channel")?.operand;
   const viewingTopic = narrow.find((t) => t.operator === "topic")?.operand;
@@ -65,7 +57,7 @@ export function Sidebar() {
                   onClick={() => go([{ operator: "channel", operand: s.stream_id }, { operator: "topic", operand: topic }])}
                   aria-current={viewingTopic === topic ? "page" : undefined}
                 >
-                  <span class="name">{topic || "general chat"}</span>
+                  <span class="name">{topicDisplay(topic)}</span>
                   <Count n={counts.byTopic.get(`${s.stream_id}:${topic}`)} label={`messages in ${topic}`} />
                 </button>
               </li>
@@ -135,8 +127,8 @@ export function Sidebar() {
           {dms.map(([key]) => (
             <li key={key} class={isDmNarrow(narrow, key) ? "active" : ""}>
               <button type="button" onClick={() => go([{ operator: "dm", operand: key.split(",").map(Number) }])}>
-                <span class="name">{dmLabel(key)}</span>
-                <Count n={counts.byDm.get(key)} label={`direct messages from ${dmLabel(key)}`} />
+                <span class="name">{dmNames(key)}</span>
+                <Count n={counts.byDm.get(key)} label={`direct messages from ${dmNames(key)}`} />
               </button>
             </li>
           ))}
