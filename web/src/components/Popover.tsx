@@ -1,9 +1,11 @@
 /**
  * A menu of actions opened from a button: in the page's body (so no scrolling box clips it),
  * placed by the button and kept there while the page scrolls, moved through with the arrow keys,
- * closed by Escape, Tab or a click elsewhere. Its styles are in views/feed/menus.css.
+ * closed by Escape, Tab or a click elsewhere. `useMenu` and `MenuButton` are the button that
+ * opens it and the dialogs its items open. Its styles are in popover.css.
  */
-import type { ComponentChildren } from "preact";
+import "./popover.css";
+import type { ComponentChildren, RefObject } from "preact";
 import { createPortal } from "preact/compat";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 
@@ -106,6 +108,62 @@ export function Popover({ anchor, label, onClose, error, note, busy, children }:
 
 /** On the button that opens a menu: Enter opens it, and is not the page's "reply" shortcut. */
 export const keepEnter = (e: KeyboardEvent) => e.key === "Enter" && e.stopPropagation();
+
+export interface Menu<D> {
+  button: RefObject<HTMLButtonElement | null>;
+  open: boolean;
+  setOpen: (open: boolean) => void;
+  /** Closes the menu; `refocus` gives the focus back to its button. */
+  close: (refocus: boolean) => void;
+  /** The dialog an item opened, if any. */
+  dialog: D | null;
+  /** Closes the menu, giving the focus back to its button (where the dialog returns it), and opens a dialog. */
+  show: (dialog: D) => void;
+  hide: () => void;
+}
+
+/** A menu's state: whether it is open, and the dialog one of its items opened. `onClose` runs whenever the menu closes. */
+export function useMenu<D = never>(onClose?: () => void): Menu<D> {
+  const button = useRef<HTMLButtonElement>(null);
+  const [open, setOpen] = useState(false);
+  const [dialog, setDialog] = useState<D | null>(null);
+  const close = (refocus: boolean) => {
+    setOpen(false);
+    onClose?.();
+    if (refocus) button.current?.focus();
+  };
+  return {
+    button,
+    open,
+    setOpen,
+    close,
+    dialog,
+    show: (d: D) => {
+      close(true);
+      setDialog(d);
+    },
+    hide: () => setDialog(null),
+  };
+}
+
+/** The button that opens and closes a menu; the menu (a Popover) is anchored on `menu.button`. */
+export function MenuButton({ menu, class: className, label, title, children }: { menu: Pick<Menu<never>, "button" | "open" | "setOpen">; class: string; label: string; title?: string; children: ComponentChildren }) {
+  return (
+    <button
+      ref={menu.button}
+      type="button"
+      class={className}
+      aria-label={label}
+      title={title}
+      aria-haspopup="menu"
+      aria-expanded={menu.open}
+      onClick={() => menu.setOpen(!menu.open)}
+      onKeyDown={keepEnter}
+    >
+      {children}
+    </button>
+  );
+}
 
 /** `disabled` (while an action waits) keeps the item focusable: a disabled button would drop the focus out of the menu. */
 export function MenuItem({ onSelect, danger, disabled, children }: { onSelect: () => void; danger?: boolean; disabled?: boolean; children: ComponentChildren }) {

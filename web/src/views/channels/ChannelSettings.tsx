@@ -5,6 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { model, type Subscription } from "../../model";
+import { ErrorLine } from "../../components/DialogActions";
 import { Rendered } from "../../components/Rendered";
 import { NOTIFICATIONS, groupSettingText, privacyLabel, privacyOf, PRIVACY_CHOICES, setProperty, subscriberCount, type SubscriptionProperty } from "./channelInfo";
 import { PeopleIcon, PrivacyIcon } from "./icons";
@@ -48,17 +49,13 @@ function PersonalSettings({ sub }: { sub: Subscription }) {
         const value = own ?? model.settings[userSetting] === true;
         return check(property, label, value, own == null ? "(your default)" : undefined);
       })}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
     </section>
   );
 }
 
 export function ChannelSettings({ id }: { id: number }) {
-  const s = model.streams.get(id) ?? model.subs.get(id);
+  const s = model.streams.get(id);
   if (!s) return <p class="channels-hint">This channel no longer exists or is no longer visible to you.</p>;
   const sub = model.subs.get(id);
   const privacy = privacyOf(s);

@@ -16,7 +16,7 @@ import { CreateChannel } from "./CreateChannel";
 import { PeopleIcon, PrivacyIcon } from "./icons";
 import { closeChannels, overlay, showPane, showTab } from "./overlay";
 import { ChannelLink, SubscribeButton } from "./parts";
-import "../feed/menus.css";
+import "../../components/dialog.css";
 import "./channels.css";
 
 const wide = () => window.matchMedia("(min-width: 801px)").matches;
@@ -24,6 +24,7 @@ const wide = () => window.matchMedia("(min-width: 801px)").matches;
 function ChannelRow({ stream, selected }: { stream: Stream; selected: boolean }) {
   const sub = model.subs.get(stream.stream_id);
   const count = subscriberCount(stream.stream_id);
+  const people = `${count} subscriber${count === 1 ? "" : "s"}`;
   const select = () => showPane({ kind: "channel", id: stream.stream_id });
   return (
     <li
@@ -47,7 +48,7 @@ function ChannelRow({ stream, selected }: { stream: Stream; selected: boolean })
         {stream.rendered_description && <Rendered class="channel-row-description" html={stream.rendered_description} />}
       </div>
       {count !== undefined && (
-        <span class="channel-row-count" title={`${count} subscriber${count === 1 ? "" : "s"}`} aria-label={`${count} subscriber${count === 1 ? "" : "s"}`}>
+        <span class="channel-row-count" title={people} aria-label={people}>
           <PeopleIcon />
           {count}
         </span>
@@ -69,8 +70,8 @@ function Browser() {
     const t = setTimeout(() => pane.kind !== "create" && filterRef.current?.focus());
     return () => clearTimeout(t);
   }, []);
-  const source = tab === "subscribed" ? [...model.subs.keys()].map((id) => model.streams.get(id) ?? model.subs.get(id)!) : [...model.streams.values()];
-  const streams = source.filter((s) => !s.is_archived && channelMatches(s, filter)).sort((a, b) => a.name.localeCompare(b.name));
+  const shown = (s: Stream) => (tab === "all" || model.subs.has(s.stream_id)) && !s.is_archived && channelMatches(s, filter);
+  const streams = [...model.streams.values()].filter(shown).sort((a, b) => a.name.localeCompare(b.name));
   const canCreate = creatablePrivacies().length > 0;
   const selectedId = pane.kind === "channel" ? pane.id : undefined;
   const firstRow = () => document.querySelector<HTMLElement>(".channels-list .channel-row-name");

@@ -6,9 +6,11 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../../api";
-import { model, streamName, type User } from "../../model";
+import { model, streamName, userName, type User } from "../../model";
 import { go } from "../../navigate";
+import { ErrorLine } from "../../components/DialogActions";
 import { moveFocusInList } from "../../components/listKeys";
+import { useAction } from "../../components/Popover";
 import { creatablePrivacies, PRIVACY_CHOICES, privacyParams, systemGroupId, type Privacy } from "./channelInfo";
 import { closeChannels } from "./overlay";
 
@@ -20,6 +22,12 @@ const POSTERS: [group: string, label: string][] = [
 
 /** How long to wait for the new channel's events before opening it anyway. */
 const EVENT_WAIT_MS = 5000;
+
+/** Leaves the overlay for the new channel's messages. */
+function openChannel(id: number) {
+  closeChannels();
+  go([{ operator: "channel", operand: id }]);
+}
 
 function matchingPeople(query: string, chosen: number[]): User[] {
   const q = query.trim().toLowerCase();
@@ -43,10 +51,8 @@ export function CreateChannel({ onCancel }: { onCancel: () => void }) {
   const announceIn = Number(model.realmSettings.realm_new_stream_announcements_stream_id ?? -1);
   const canAnnounce = announceIn > 0 && model.streams.has(announceIn) && !privacy.startsWith("private");
   const [announce, setAnnounce] = useState(true);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState("");
-  const [created, setCreated] = useState<{ id: number; at: number } | null>(null);
-  const [, setTick] = useState(0);
+  const { busy, error, run } = useAction(() => {});
+  const [created, setCreated] = useState<number | null>(null);
 
   // Typing the name comes first (after the dialog has placed its own focus).
   useEffect(() => {
@@ -54,17 +60,16 @@ export function CreateChannel({ onCancel }: { onCancel: () => void }) {
     return () => clearTimeout(t);
   }, []);
 
-  // The channel opens once its `stream`/`subscription` events are in (its name is known then).
+  // The channel opens once its `stream`/`subscription` events are in (its name is known then):
+  // they change the model, which renders this again. Without them it opens after a while anyway.
   useEffect(() => {
-    if (!created) return;
-    if (model.streams.has(created.id) || Date.now() - created.at > EVENT_WAIT_MS) {
-      closeChannels();
-      go([{ operator: "channel", operand: created.id }]);
-      return;
-    }
-    const timer = setTimeout(() => setTick((t) => t + 1), 250);
-    return () => clearTimeout(timer);
+    if (created !== null && model.streams.has(created)) openChannel(created);
   });
+  useEffect(() => {
+    if (created === null) return;
+    const timer = setTimeout(() => openChannel(created), EVENT_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [created]);
 
   if (!privacies.length) return <p class="channels-hint">You may not create channels in this organization.</p>;
 
@@ -75,13 +80,11 @@ export function CreateChannel({ onCancel }: { onCancel: () => void }) {
     document.getElementById("new-channel-person")?.focus();
   };
 
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
-    if (busy || created) return;
-    if (!name.trim()) return setError("Choose a name for the channel.");
-    setBusy(true);
-    setError("");
-    try {
+    if (busy || created !== null) return;
+    void run(async () => {
+      if (!name.trim()) throw new Error("Choose a name for the channel.");
       const r = await api<{ id: number }>("POST", "/channels/create", {
         name: name.trim(),
         description: description.trim(),
@@ -90,16 +93,12 @@ export function CreateChannel({ onCancel }: { onCancel: () => void }) {
         announce: canAnnounce && announce,
         can_send_message_group: poster,
       });
-      setCreated({ id: r.id, at: Date.now() });
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+      setCreated(r.id);
+    });
   };
 
   return (
-    <form class="create-channel" onSubmit={(e) => void submit(e)} aria-label="Create a channel">
+    <form class="create-channel" onSubmit={submit} aria-label="Create a channel">
       <h3>Create a channel</h3>
       <div class="field">
         <label for="new-channel-name">Name</label>
@@ -137,7 +136,7 @@ export function CreateChannel({ onCancel }: { onCancel: () => void }) {
         <legend>Subscribers</legend>
         <ul class="chosen-people" aria-label="Chosen subscribers">
           {chosen.map((id) => {
-            const label = id === model.me.user_id ? `${model.users.get(id)?.full_name ?? model.me.full_name} (you)` : (model.users.get(id)?.full_name ?? `User ${id}`);
+            const label = id === model.me.user_id ? `${model.users.get(id)?.full_name ?? model.me.full_name} (you)` : userName(id);
             return (
               <li key={id}>
                 <span>{label}</span>
@@ -186,14 +185,10 @@ export function CreateChannel({ onCancel }: { onCancel: () => void }) {
           <label for="new-channel-announce">Announce the new channel in #{streamName(announceIn)}</label>
         </div>
       )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <div class="create-actions">
-        <button type="submit" disabled={busy || !!created}>
-          {created ? "Opening…" : busy ? "Creating…" : "Create"}
+        <button type="submit" disabled={busy || created !== null}>
+          {created !== null ? "Opening…" : busy ? "Creating…" : "Create"}
         </button>
         <button type="button" class="secondary" onClick={onCancel}>
           Cancel

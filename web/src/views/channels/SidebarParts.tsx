@@ -4,11 +4,10 @@
  */
 import { useState } from "preact/hooks";
 import type { Subscription } from "../../model";
-import { keepEnter, MenuItem, MenuSeparator, Popover, useAction } from "../../components/Popover";
-import { creatablePrivacies, setProperty, unsubscribe } from "./channelInfo";
+import { MenuButton, MenuItem, MenuSeparator, Popover, useAction, useMenu } from "../../components/Popover";
+import { creatablePrivacies, leaveConfirmText, leaveNeedsConfirmation, setProperty, unsubscribe } from "./channelInfo";
 import { BrowseIcon } from "./icons";
 import { openChannels, openChannelSettings, openCreateChannel } from "./overlay";
-import "../feed/menus.css";
 import "./channels.css";
 
 export function ChannelsHeading() {
@@ -28,40 +27,20 @@ export function ChannelsHeading() {
 }
 
 export function ChannelRowMenu({ sub }: { sub: Subscription }) {
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const close = (refocus = false) => {
-    if (refocus) anchor?.focus();
-    setAnchor(null);
-    setConfirming(false);
-  };
-  const { busy, error, run } = useAction(() => close(true));
+  const menu = useMenu(() => setConfirming(false));
+  const { busy, error, run } = useAction(() => menu.close(true));
   const id = sub.stream_id;
   return (
     <>
-      <button
-        type="button"
-        class="channel-menu-button"
-        aria-label={`Menu of ${sub.name}`}
-        aria-haspopup="menu"
-        aria-expanded={!!anchor}
-        onKeyDown={keepEnter}
-        onClick={(e) => setAnchor(anchor ? null : e.currentTarget)}
-      >
+      <MenuButton menu={menu} class="channel-menu-button" label={`Menu of ${sub.name}`}>
         ⋮
-      </button>
-      {anchor && (
-        <Popover
-          anchor={anchor}
-          label={`${sub.name} channel`}
-          onClose={close}
-          error={error}
-          busy={busy}
-          note={confirming ? "A private channel: you will need an invitation to rejoin." : undefined}
-        >
+      </MenuButton>
+      {menu.open && (
+        <Popover anchor={menu.button.current!} label={`${sub.name} channel`} onClose={menu.close} error={error} busy={busy} note={confirming ? leaveConfirmText : undefined}>
           <MenuItem
             onSelect={() => {
-              close();
+              menu.close(false);
               openChannelSettings(id);
             }}
           >
@@ -75,7 +54,7 @@ export function ChannelRowMenu({ sub }: { sub: Subscription }) {
             {sub.is_muted ? "Unmute channel" : "Mute channel"}
           </MenuItem>
           <MenuSeparator />
-          <MenuItem danger disabled={busy} onSelect={() => (sub.invite_only && !confirming ? setConfirming(true) : void run(() => unsubscribe(sub.name)))}>
+          <MenuItem danger disabled={busy} onSelect={() => (leaveNeedsConfirmation(sub) && !confirming ? setConfirming(true) : void run(() => unsubscribe(sub.name)))}>
             {confirming ? "Confirm unsubscribe" : "Unsubscribe"}
           </MenuItem>
         </Popover>

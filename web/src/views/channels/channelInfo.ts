@@ -3,7 +3,8 @@
  * requests it makes. Changes come back as `subscription` and `stream` events, which the model applies.
  */
 import { api } from "../../api";
-import { model, type Stream } from "../../model";
+import { model, userName, type Stream } from "../../model";
+import { holdsGroupSetting, isGuest, userGroups } from "../../permissions";
 
 export type Privacy = "public" | "web-public" | "private-protected" | "private-shared";
 
@@ -30,18 +31,8 @@ export function privacyParams(p: Privacy) {
   };
 }
 
-interface UserGroup {
-  id: number;
-  name: string;
-  members: number[];
-  direct_subgroup_ids: number[];
-  is_system_group: boolean;
-}
-
-const groups = () => (model.realmSettings.realm_user_groups ?? []) as UserGroup[];
-
 /** The id of one of the organization's system groups (`role:everyone`, `role:administrators`…). */
-export const systemGroupId = (name: string) => groups().find((g) => g.is_system_group && g.name === name)?.id;
+export const systemGroupId = (name: string) => userGroups().find((g) => g.is_system_group && g.name === name)?.id;
 
 const SYSTEM_NAMES: Record<string, string> = {
   "role:everyone": "Everyone, guests included",
@@ -57,52 +48,28 @@ const SYSTEM_NAMES: Record<string, string> = {
 /** A group setting's value in words: a group by name, or the people and groups it lists. */
 export function groupSettingText(value: unknown): string {
   if (typeof value === "number") {
-    const g = groups().find((x) => x.id === value);
+    const g = userGroups().find((x) => x.id === value);
     if (!g) return "a group";
     return g.is_system_group ? (SYSTEM_NAMES[g.name] ?? g.name) : g.name;
   }
   if (value && typeof value === "object") {
     const v = value as { direct_members?: number[]; direct_subgroups?: number[] };
-    const names = [
-      ...(v.direct_subgroups ?? []).map((id) => groupSettingText(id)),
-      ...(v.direct_members ?? []).map((id) => model.users.get(id)?.full_name ?? `User ${id}`),
-    ];
+    const names = [...(v.direct_subgroups ?? []).map((id) => groupSettingText(id)), ...(v.direct_members ?? []).map(userName)];
     return names.length ? names.join(", ") : "Nobody";
   }
   return "Unknown";
 }
 
-/** Whether the reader is in the group an organization setting names, directly or through subgroups. */
-export function holdsRealmSetting(setting: string): boolean {
-  const value = model.realmSettings[`realm_${setting}`];
-  const byId = new Map(groups().map((g) => [g.id, g]));
-  const me = model.me.user_id;
-  const seen = new Set<number>();
-  const inGroup = (id: number): boolean => {
-    if (seen.has(id)) return false;
-    seen.add(id);
-    const g = byId.get(id);
-    return !!g && (g.members.includes(me) || g.direct_subgroup_ids.some(inGroup));
-  };
-  if (typeof value === "number") return inGroup(value);
-  if (value && typeof value === "object") {
-    const v = value as { direct_members?: number[]; direct_subgroups?: number[] };
-    return (v.direct_members ?? []).includes(me) || (v.direct_subgroups ?? []).some(inGroup);
-  }
-  return false;
-}
-
-const GUEST = 600;
-
 /** The privacies the reader may create channels with; an organization without settings allows members the usual ones. */
 export function creatablePrivacies(): Privacy[] {
-  if (model.me.role === GUEST) return [];
-  const known = groups().length > 0;
-  const may = (setting: string) => !known || holdsRealmSetting(setting);
+  if (isGuest()) return [];
+  const known = userGroups().length > 0;
+  const holds = (setting: string) => holdsGroupSetting(model.realmSettings[`realm_${setting}`]);
+  const may = (setting: string) => !known || holds(setting);
   const out: Privacy[] = [];
   if (may("can_create_public_channel_group")) out.push("public");
   if (may("can_create_private_channel_group")) out.push("private-shared", "private-protected");
-  if (model.realmSettings.realm_enable_spectator_access === true && known && holdsRealmSetting("can_create_web_public_channel_group")) out.push("web-public");
+  if (model.realmSettings.realm_enable_spectator_access === true && known && holds("can_create_web_public_channel_group")) out.push("web-public");
   return out;
 }
 
@@ -113,6 +80,10 @@ export const subscriberCount = (id: number): number | undefined => {
 
 export const subscribe = (name: string) => api("POST", "/users/me/subscriptions", { subscriptions: [{ name }] });
 export const unsubscribe = (name: string) => api("DELETE", "/users/me/subscriptions", { subscriptions: [name] });
+
+/** Leaving a private channel asks once more: without an invitation there is no way back in. */
+export const leaveNeedsConfirmation = (s: Stream) => !!s.invite_only;
+export const leaveConfirmText = "A private channel: you will need an invitation to rejoin.";
 
 export type SubscriptionProperty =
   | "color"

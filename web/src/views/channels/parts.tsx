@@ -2,46 +2,33 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { model, type Stream } from "../../model";
-import { go, namer } from "../../navigate";
+import { namer } from "../../navigate";
 import { placeToHash } from "../../state/hash";
 import { useAction } from "../../components/Popover";
-import { privacyOf, subscribe, unsubscribe } from "./channelInfo";
+import { leaveConfirmText, leaveNeedsConfirmation, subscribe, unsubscribe } from "./channelInfo";
 import { closeChannels } from "./overlay";
 
-const narrowOf = (id: number) => [{ operator: "channel", operand: id }];
-
-/** A link to the channel's messages: it closes the overlay and opens the narrow (a new tab on a middle click). */
+/**
+ * A link to the channel's messages. Following it closes the overlay, and the page opens the narrow
+ * when the address changes, as for any link in it; opened in a new tab or window, it leaves the overlay open.
+ */
 export function ChannelLink({ stream, class: className, onFocus, children }: { stream: Stream; class?: string; onFocus?: () => void; children: ComponentChildren }) {
   return (
-    <a
-      class={className}
-      href={placeToHash({ view: "narrow", narrow: narrowOf(stream.stream_id) }, namer)}
-      onFocus={onFocus}
-      onClick={(e) => {
-        if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
-        e.preventDefault();
-        closeChannels();
-        go(narrowOf(stream.stream_id));
-      }}
-    >
+    <a class={className} href={placeToHash({ view: "narrow", narrow: [{ operator: "channel", operand: stream.stream_id }] }, namer)} onFocus={onFocus} onClick={(e) => !(e.ctrlKey || e.metaKey || e.shiftKey) && closeChannels()}>
       {children}
     </a>
   );
 }
 
-/**
- * Subscribe or Unsubscribe. Leaving a private channel asks once more: without an invitation
- * there is no way back in.
- */
+/** Subscribe or Unsubscribe; leaving a private channel asks once more. */
 export function SubscribeButton({ stream }: { stream: Stream }) {
   const subscribed = model.subs.has(stream.stream_id);
   const [confirming, setConfirming] = useState(false);
   const { busy, error, run } = useAction(() => setConfirming(false));
-  const isPrivate = privacyOf(stream).startsWith("private");
   const click = () => {
     if (busy) return;
     if (!subscribed) return void run(() => subscribe(stream.name));
-    if (isPrivate && !confirming) return setConfirming(true);
+    if (leaveNeedsConfirmation(stream) && !confirming) return setConfirming(true);
     void run(() => unsubscribe(stream.name));
   };
   const label = subscribed ? (confirming ? "Confirm" : "Unsubscribe") : "Subscribe";
@@ -59,7 +46,7 @@ export function SubscribeButton({ stream }: { stream: Stream }) {
       </button>
       {confirming && (
         <span class="subscribe-note" role="status">
-          Private: you will need an invitation to rejoin.
+          {leaveConfirmText}
         </span>
       )}
       {error && (

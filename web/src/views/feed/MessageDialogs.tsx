@@ -1,28 +1,13 @@
 /** The dialogs a message's menu opens: its source, its edit history, a report, deleting it, its link. */
-import { useEffect, useState } from "preact/hooks";
-import { streamName, userName, type Message } from "../../model";
+import { useState } from "preact/hooks";
+import { model, streamName, userName, type Message } from "../../model";
 import { deleteMessage, messageHistory, rawContent, reportMessage, type EditHistoryEntry } from "../../messages";
+import { DialogActions } from "../../components/DialogActions";
 import { Modal } from "../../components/Modal";
 import { useAction } from "../../components/Popover";
 import { Rendered } from "../../components/Rendered";
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-
-/** What a dialog fetched: null while it loads; a failure is shown in its place. */
-function useFetched<T>(load: () => Promise<T>): { value: T | null; error: string } {
-  const [state, setState] = useState<{ value: T | null; error: string }>({ value: null, error: "" });
-  useEffect(() => {
-    let live = true;
-    load().then(
-      (value) => live && setState({ value, error: "" }),
-      (e: Error) => live && setState({ value: null, error: e.message }),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return state;
-}
+import { useFetched } from "../../components/useFetched";
+import { fullTime } from "../../time";
 
 function Loading({ error }: { error: string }) {
   return error ? (
@@ -50,7 +35,7 @@ function Version({ v, first, m }: { v: EditHistoryEntry; first: boolean; m: Mess
   return (
     <li>
       <p class="version-head">
-        <strong>{first ? `Posted by ${userName(m.sender_id)}` : `${v.prev_content !== undefined ? "Edited" : "Moved"} by ${who}`}</strong> <time dateTime={new Date(v.timestamp * 1000).toISOString()}>{dateFormat.format(v.timestamp * 1000)}</time>
+        <strong>{first ? `Posted by ${userName(m.sender_id)}` : `${v.prev_content !== undefined ? "Edited" : "Moved"} by ${who}`}</strong> <time dateTime={new Date(v.timestamp * 1000).toISOString()}>{fullTime(v.timestamp * 1000, model.settings.twenty_four_hour_time)}</time>
       </p>
       {v.prev_topic !== undefined && (
         <p class="version-move">
@@ -131,19 +116,7 @@ export function ReportDialog({ m, onClose }: { m: Message; onClose: () => void }
             <label for="report-description">{reason === "other" ? "Explanation" : "Explanation (optional)"}</label>
             <textarea id="report-description" maxLength={1000} required={reason === "other"} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
           </div>
-          {error && (
-            <p class="error" role="alert">
-              {error}
-            </p>
-          )}
-          <footer>
-            <button type="button" class="secondary" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" disabled={busy}>
-              {busy ? "Reporting…" : "Report"}
-            </button>
-          </footer>
+          <DialogActions error={error} busy={busy} onCancel={onClose} confirm="Report" busyLabel="Reporting…" />
         </form>
       )}
     </Modal>
@@ -155,19 +128,7 @@ export function DeleteDialog({ m, onClose }: { m: Message; onClose: () => void }
   return (
     <Modal title="Delete message?" onClose={onClose}>
       <p>Deleting the message removes it for everyone. This cannot be undone.</p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      <footer>
-        <button type="button" class="secondary" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" class="danger" disabled={busy} onClick={() => void run(() => deleteMessage(m.id))}>
-          {busy ? "Deleting…" : "Delete"}
-        </button>
-      </footer>
+      <DialogActions error={error} busy={busy} onCancel={onClose} confirm="Delete" busyLabel="Deleting…" danger onConfirm={() => void run(() => deleteMessage(m.id))} />
     </Modal>
   );
 }

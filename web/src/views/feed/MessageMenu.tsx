@@ -5,23 +5,16 @@
  */
 import "./menus.css";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { changed, model, type Message } from "../../model";
+import { changed, type Message } from "../../model";
 import { markUnreadFrom, rawContent, setStarred } from "../../messages";
-import { messageHash } from "../../state/hash";
-import { namer } from "../../navigate";
-import { compose, openCompose } from "../compose/Compose";
-import { keepEnter, MenuItem, MenuSeparator, Popover, useAction } from "../../components/Popover";
+import { messageUrl } from "../../navigate";
+import { compose, replyTo } from "../compose/Compose";
+import { MenuButton, MenuItem, MenuSeparator, Popover, useAction, useMenu } from "../../components/Popover";
 import { DeleteDialog, HistoryDialog, LinkDialog, ReportDialog, SourceDialog } from "./MessageDialogs";
 import { MoveDialog } from "./MoveDialog";
-import { canDelete, canEditContent, canMoveBetweenChannels, canMoveWithinChannel, canReport, canSeeEditHistory } from "./permissions";
+import { canDelete, canEditContent, canMove, canReport, canSeeEditHistory } from "../../permissions";
 
 type Dialog = "source" | "history" | "report" | "delete" | "move" | "link";
-
-/** The message's address, as Zulip's "Copy link to message" gives it. */
-function messageUrl(m: Message): string {
-  const dmUserIds = Array.isArray(m.display_recipient) ? m.display_recipient.map((r) => r.id) : undefined;
-  return `${location.origin}/${messageHash({ ...m, dmUserIds }, model.me.user_id, namer)}`;
-}
 
 /** Zulip's fence for quoting text: one backtick longer than any fence inside it. */
 function fenceFor(text: string): string {
@@ -42,53 +35,29 @@ async function quoteAndReply(m: Message) {
     compose.content = compose.content ? `${compose.content}\n${quote}` : quote;
     changed();
     requestAnimationFrame(() => document.getElementById("compose-content")?.focus());
-  } else if (m.type === "stream") {
-    openCompose({ kind: "stream", streamId: m.stream_id, topic: m.subject }, quote);
   } else {
-    const others = (m.display_recipient as { id: number }[]).map((r) => r.id).filter((id) => id !== model.me.user_id);
-    openCompose({ kind: "dm", to: others.length ? others : [model.me.user_id] }, quote);
+    replyTo(m, quote);
   }
 }
 
 export function MessageMenu({ m, selected, onEdit }: { m: Message; selected: boolean; onEdit: () => void }) {
-  const button = useRef<HTMLButtonElement>(null);
-  const [open, setOpen] = useState(false);
-  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const menu = useMenu<Dialog>();
+  const { dialog, hide } = menu;
 
   // The `i` shortcut (in the shortcuts table) asks the selected message's menu to open.
   useEffect(() => {
     if (!selected) return;
-    const onOpen = () => setOpen(true);
+    const onOpen = () => menu.setOpen(true);
     document.addEventListener("confab:message-menu", onOpen);
     return () => document.removeEventListener("confab:message-menu", onOpen);
   }, [selected]);
 
-  const close = (refocus: boolean) => {
-    setOpen(false);
-    if (refocus) button.current?.focus();
-  };
-  const show = (d: Dialog) => {
-    close(true);
-    setDialog(d);
-  };
-  const hide = () => setDialog(null);
-
   return (
     <>
-      <button
-        ref={button}
-        type="button"
-        class="menu-button"
-        aria-label="Message actions"
-        title="Message actions (i)"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        onClick={() => setOpen(!open)}
-        onKeyDown={keepEnter}
-      >
+      <MenuButton menu={menu} class="menu-button" label="Message actions" title="Message actions (i)">
         ⋮
-      </button>
-      {open && <Actions m={m} anchor={button.current!} close={close} show={show} onEdit={onEdit} />}
+      </MenuButton>
+      {menu.open && <Actions m={m} anchor={menu.button.current!} close={menu.close} show={menu.show} onEdit={onEdit} />}
       {dialog === "source" && <SourceDialog m={m} onClose={hide} />}
       {dialog === "history" && <HistoryDialog m={m} onClose={hide} />}
       {dialog === "report" && <ReportDialog m={m} onClose={hide} />}
@@ -113,7 +82,7 @@ function Actions({ m, anchor, close, show, onEdit }: ActionsProps) {
   const closing = useRef(0);
   useEffect(() => () => clearTimeout(closing.current), []);
   const starred = m.flags.includes("starred");
-  const movable = m.type === "stream" && (canMoveWithinChannel(m.stream_id!) || canMoveBetweenChannels(m.stream_id!));
+  const movable = m.type === "stream" && canMove(m.stream_id!);
 
   const copyLink = async () => {
     try {

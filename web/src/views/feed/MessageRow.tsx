@@ -1,13 +1,14 @@
 /** One message: sender, time, rendered HTML, reactions, and its actions (react, star, edit, and the rest in its menu). */
 import { memo } from "preact/compat";
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { model, changed, userName, type Message, type Reaction } from "../../model";
 import { codeToChar } from "../../emoji";
 import { Rendered } from "../../components/Rendered";
 import { editMessage, keepsUnread, rawContent, setStarred, toggleReaction } from "../../messages";
 import { EmojiPicker } from "../../components/EmojiPicker";
 import { MessageMenu } from "./MessageMenu";
-import { canEditContent } from "./permissions";
+import { canEditContent } from "../../permissions";
+import { useFetched } from "../../components/useFetched";
 import { fullTime, timeOfDay } from "../../time";
 
 function ReactionButton({ m, group }: { m: Message; group: Reaction[] }) {
@@ -34,12 +35,25 @@ function ReactionButton({ m, group }: { m: Message; group: Reaction[] }) {
 const localAvatar = (url: string | null | undefined) => !!url && url.startsWith("/");
 
 function Editor({ m, done }: { m: Message; done: () => void }) {
-  const [text, setText] = useState<string | null>(null);
+  const raw = useFetched(() => rawContent(m.id), [m.id]);
+  // null until the reader changes the text fetched.
+  const [edited, setText] = useState<string | null>(null);
   const [error, setError] = useState("");
-  useEffect(() => {
-    void rawContent(m.id).then(setText);
-  }, [m.id]);
-  if (text === null) return <p>Loading…</p>;
+  const text = edited ?? raw.value;
+  if (text === null) {
+    if (!raw.error) return <p>Loading…</p>;
+    // The text to edit could not be fetched: say why, and let the reader give up.
+    return (
+      <div class="edit">
+        <p class="error" role="alert">
+          {raw.error}
+        </p>
+        <button type="button" class="secondary" onClick={done}>
+          Cancel
+        </button>
+      </div>
+    );
+  }
   const save = async () => {
     try {
       await editMessage(m.id, text);

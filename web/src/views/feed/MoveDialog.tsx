@@ -2,17 +2,17 @@
 import { useState } from "preact/hooks";
 import { model, streamName, type Message } from "../../model";
 import { moveMessages, type Move } from "../../messages";
+import { DialogActions } from "../../components/DialogActions";
 import { Modal } from "../../components/Modal";
 import { useAction } from "../../components/Popover";
-import { canMoveBetweenChannels, canMoveWithinChannel } from "./permissions";
+import { canMoveBetweenChannels, canMoveWithinChannel } from "../../permissions";
+import { fullTime } from "../../time";
 
 const MODES: [Move["propagateMode"], string][] = [
   ["change_all", "Move all messages in this topic"],
   ["change_later", "Move this and all following messages in this topic"],
   ["change_one", "Move only this message"],
 ];
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** `whole`: opened from the topic's menu, where "this message" is the first one shown of the topic. */
 export function MoveDialog({ m, whole, onClose }: { m: Message; whole: boolean; onClose: () => void }) {
@@ -24,9 +24,11 @@ export function MoveDialog({ m, whole, onClose }: { m: Message; whole: boolean; 
   const [notifyNew, setNotifyNew] = useState(true);
   const { busy, error, run } = useAction(onClose);
 
+  // The messages' own channel is always a choice, subscribed or not, so that it is the one selected.
+  const here = { stream_id: origin, name: streamName(origin) };
   const channels = canMoveBetweenChannels(origin)
-    ? [...model.subs.values()].filter((s) => !s.is_archived).sort((a, b) => a.name.localeCompare(b.name))
-    : [{ stream_id: origin, name: streamName(origin) }];
+    ? [here, ...[...model.subs.values()].filter((s) => !s.is_archived && s.stream_id !== origin)].sort((a, b) => a.name.localeCompare(b.name))
+    : [here];
   // Renaming needs the permission in the channel the messages leave or the one they go to.
   const renaming = canMoveWithinChannel(origin) || canMoveWithinChannel(streamId);
   const newTopic = topic.trim();
@@ -73,7 +75,7 @@ export function MoveDialog({ m, whole, onClose }: { m: Message; whole: boolean; 
           </select>
           {whole && mode !== "change_all" && (
             <p class="hint">
-              “This message” is the first one shown of the topic: {m.sender_full_name}, {timeFormat.format(m.timestamp * 1000)}.
+              “This message” is the first one shown of the topic: {m.sender_full_name}, {fullTime(m.timestamp * 1000, model.settings.twenty_four_hour_time)}.
             </p>
           )}
         </div>
@@ -83,19 +85,7 @@ export function MoveDialog({ m, whole, onClose }: { m: Message; whole: boolean; 
         <label class="check">
           <input type="checkbox" checked={notifyNew} onChange={(e) => setNotifyNew(e.currentTarget.checked)} /> Send automated notice to new topic
         </label>
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
-        <footer>
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" disabled={busy || nothingToDo}>
-            {busy ? "Moving…" : "Confirm"}
-          </button>
-        </footer>
+        <DialogActions error={error} busy={busy} onCancel={onClose} confirm="Confirm" busyLabel="Moving…" disabled={nothingToDo} />
       </form>
     </Modal>
   );

@@ -7,6 +7,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "../../api";
 import { model, userName, type Stream } from "../../model";
 import { byName, Field, ROLES, roleName, useResult } from "./form";
+import { fullTime } from "../../time";
 
 interface Invite {
   id: number;
@@ -175,7 +176,7 @@ function CopyButton({ text, label }: { text: string; label: string }) {
   );
 }
 
-const expires = (at: number | null) => (at === null ? "never expires" : `expires ${new Date(at * 1000).toLocaleString()}`);
+const expires = (at: number | null) => (at === null ? "never expires" : `expires ${fullTime(at * 1000, model.settings.twenty_four_hour_time)}`);
 
 function PendingInvites({ invites, onRevoked }: { invites: Invite[]; onRevoked: () => void }) {
   const { run, view } = useResult();

@@ -1,42 +1,59 @@
 /**
- * What the reader may do to a message or topic, from the organization's and channels' group
- * settings, so menus offer only what the server would allow. The server still decides: its
- * refusal (a changed setting, a time limit) is shown where the action was asked for.
+ * What the reader may do, from the organization's and channels' group settings, so menus and
+ * forms offer only what the server would allow. The server still decides: its refusal (a
+ * changed setting, a time limit) is shown where the action was asked for.
  */
-import { isAdmin, model, type Message } from "../../model";
+import { isAdmin, model, type Message } from "./model";
 
-type GroupSetting = number | { direct_members: number[]; direct_subgroups: number[] } | undefined;
-interface UserGroup {
+export interface UserGroup {
   id: number;
+  name: string;
   members: number[];
   direct_subgroup_ids: number[];
+  is_system_group: boolean;
 }
 
 const GUEST = 600;
 
-/** Whether the reader is in the group a setting names, directly or through subgroups. */
-function holds(setting: unknown): boolean {
-  const value = setting as GroupSetting;
-  if (value === undefined) return false;
-  const groups = new Map(((model.realmSettings.realm_user_groups ?? []) as UserGroup[]).map((g) => [g.id, g]));
+export const isGuest = () => model.me.role === GUEST;
+
+/** The organization's user groups, system groups included, as register gave them. */
+export const userGroups = () => (model.realmSettings.realm_user_groups ?? []) as UserGroup[];
+
+// The groups by id, built once per groups array: register and realm events replace the array, nothing changes it in place.
+let indexed: { groups: UserGroup[]; byId: Map<number, UserGroup> } | null = null;
+
+function groupsById(): Map<number, UserGroup> {
+  const groups = userGroups();
+  if (indexed?.groups !== groups) indexed = { groups, byId: new Map(groups.map((g) => [g.id, g])) };
+  return indexed.byId;
+}
+
+/** Whether the reader is in the group a setting's value names (a group's id, or people and subgroups), directly or through subgroups. */
+export function holdsGroupSetting(value: unknown): boolean {
+  const byId = groupsById();
   const me = model.me.user_id;
   const seen = new Set<number>();
   const inGroup = (id: number): boolean => {
     if (seen.has(id)) return false;
     seen.add(id);
-    const g = groups.get(id);
+    const g = byId.get(id);
     return !!g && (g.members.includes(me) || g.direct_subgroup_ids.some(inGroup));
   };
   if (typeof value === "number") return inGroup(value);
-  return value.direct_members.includes(me) || value.direct_subgroups.some(inGroup);
+  if (value && typeof value === "object") {
+    const v = value as { direct_members?: number[]; direct_subgroups?: number[] };
+    return (v.direct_members ?? []).includes(me) || (v.direct_subgroups ?? []).some(inGroup);
+  }
+  return false;
 }
 
 /** An organization permission; those that cannot be given to everyone are never a guest's. */
 function realm(setting: string, guestsMay: boolean): boolean {
-  return (guestsMay || model.me.role !== GUEST) && holds(model.realmSettings[`realm_${setting}`]);
+  return (guestsMay || !isGuest()) && holdsGroupSetting(model.realmSettings[`realm_${setting}`]);
 }
 
-const channel = (streamId: number | undefined, setting: string) => streamId !== undefined && holds(model.streams.get(streamId)?.[setting]);
+const channel = (streamId: number | undefined, setting: string) => streamId !== undefined && holdsGroupSetting(model.streams.get(streamId)?.[setting]);
 const administers = (streamId: number | undefined) => isAdmin() || channel(streamId, "can_administer_channel_group");
 const ageSeconds = (m: Message) => Date.now() / 1000 - m.timestamp;
 /** A null limit is none. */
@@ -65,6 +82,9 @@ export function canMoveWithinChannel(streamId: number): boolean {
 export function canMoveBetweenChannels(streamId: number): boolean {
   return realm("can_move_messages_between_channels_group", false) || administers(streamId) || channel(streamId, "can_move_messages_out_of_channel_group");
 }
+
+/** Whether the channel's messages may be moved at all: to another topic or another channel. */
+export const canMove = (streamId: number) => canMoveWithinChannel(streamId) || canMoveBetweenChannels(streamId);
 
 /** Zulip's edit history policy: "all", "moves" (only where it moved) or "none". */
 export function canSeeEditHistory(m: Message & { last_moved_timestamp?: number }): boolean {
