@@ -165,7 +165,18 @@ async function loadTopics(streamId: number): Promise<void> {
   changed();
 }
 
-export function setSubscriptionProperty(streamId: number, property: "is_muted" | "pin_to_top", value: boolean) {
+/** The settings of one's own subscription that Zulip lets a member change. */
+export type SubscriptionProperty =
+  | "color"
+  | "is_muted"
+  | "pin_to_top"
+  | "desktop_notifications"
+  | "audible_notifications"
+  | "push_notifications"
+  | "email_notifications"
+  | "wildcard_mentions_notify";
+
+export function setSubscriptionProperty(streamId: number, property: SubscriptionProperty, value: boolean | string) {
   return api("POST", "/users/me/subscriptions/properties", { subscription_data: [{ stream_id: streamId, property, value }] });
 }
 

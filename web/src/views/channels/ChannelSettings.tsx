@@ -7,7 +7,8 @@ import { useState } from "preact/hooks";
 import { model, type Subscription } from "../../model";
 import { ErrorLine } from "../../components/DialogActions";
 import { Rendered } from "../../components/Rendered";
-import { NOTIFICATIONS, groupSettingText, privacyLabel, privacyOf, PRIVACY_CHOICES, setProperty, subscriberCount, type SubscriptionProperty } from "./channelInfo";
+import { NOTIFICATIONS, groupSettingText, privacyLabel, privacyOf, PRIVACY_CHOICES, subscriberCount } from "./channelInfo";
+import { setSubscriptionProperty, type SubscriptionProperty } from "../../messages";
 import { PeopleIcon, PrivacyIcon } from "./icons";
 import { ChannelLink, SubscribeButton } from "./parts";
 
@@ -23,7 +24,7 @@ function PersonalSettings({ sub }: { sub: Subscription }) {
   const id = sub.stream_id;
   const save = (property: SubscriptionProperty, value: boolean | string) => {
     setError("");
-    setProperty(id, property, value).catch((e: Error) => setError(e.message));
+    setSubscriptionProperty(id, property, value).catch((e: Error) => setError(e.message));
   };
   const check = (property: SubscriptionProperty, label: string, checked: boolean, hint?: string) => (
     <div class="channel-check" key={property}>

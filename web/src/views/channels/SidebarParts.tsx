@@ -5,7 +5,8 @@
 import { useState } from "preact/hooks";
 import type { Subscription } from "../../model";
 import { MenuButton, MenuItem, MenuSeparator, Popover, useAction, useMenu } from "../../components/Popover";
-import { creatablePrivacies, leaveConfirmText, leaveNeedsConfirmation, setProperty, unsubscribe } from "./channelInfo";
+import { creatablePrivacies, leaveConfirmText, leaveNeedsConfirmation, unsubscribe } from "./channelInfo";
+import { setSubscriptionProperty } from "../../messages";
 import { BrowseIcon } from "./icons";
 import { openChannels, openChannelSettings, openCreateChannel } from "./overlay";
 import "./channels.css";
@@ -47,10 +48,10 @@ export function ChannelRowMenu({ sub }: { sub: Subscription }) {
             Channel settings
           </MenuItem>
           <MenuSeparator />
-          <MenuItem disabled={busy} onSelect={() => void run(() => setProperty(id, "pin_to_top", !sub.pin_to_top))}>
+          <MenuItem disabled={busy} onSelect={() => void run(() => setSubscriptionProperty(id, "pin_to_top", !sub.pin_to_top))}>
             {sub.pin_to_top ? "Unpin from top" : "Pin to top"}
           </MenuItem>
-          <MenuItem disabled={busy} onSelect={() => void run(() => setProperty(id, "is_muted", !sub.is_muted))}>
+          <MenuItem disabled={busy} onSelect={() => void run(() => setSubscriptionProperty(id, "is_muted", !sub.is_muted))}>
             {sub.is_muted ? "Unmute channel" : "Mute channel"}
           </MenuItem>
           <MenuSeparator />

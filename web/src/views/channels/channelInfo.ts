@@ -5,6 +5,7 @@
 import { api } from "../../api";
 import { model, userName, type Stream } from "../../model";
 import { holdsGroupSetting, isGuest, userGroups } from "../../permissions";
+import type { SubscriptionProperty } from "../../messages";
 
 export type Privacy = "public" | "web-public" | "private-protected" | "private-shared";
 
@@ -84,19 +85,6 @@ export const unsubscribe = (name: string) => api("DELETE", "/users/me/subscripti
 /** Leaving a private channel asks once more: without an invitation there is no way back in. */
 export const leaveNeedsConfirmation = (s: Stream) => !!s.invite_only;
 export const leaveConfirmText = "A private channel: you will need an invitation to rejoin.";
-
-export type SubscriptionProperty =
-  | "color"
-  | "is_muted"
-  | "pin_to_top"
-  | "desktop_notifications"
-  | "audible_notifications"
-  | "push_notifications"
-  | "email_notifications"
-  | "wildcard_mentions_notify";
-
-export const setProperty = (streamId: number, property: SubscriptionProperty, value: boolean | string) =>
-  api("POST", "/users/me/subscriptions/properties", { subscription_data: [{ stream_id: streamId, property, value }] });
 
 /** Per-channel notification settings; null follows the user's setting named beside it. */
 export const NOTIFICATIONS: [SubscriptionProperty, string, string][] = [
