@@ -5,33 +5,24 @@
  * back); deleting one removes it from the server. Opened with `d` or from the left sidebar, kept
  * current by `drafts` events. Keys: ↑/↓ move, Enter restores, Backspace deletes, Esc or `d` closes.
  */
-import { moveFocusInList } from "../../components/listKeys";
-import { useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api } from "../../api";
-import { changed, model, useModel } from "../../model";
-import { fullTime, timeOfDay } from "../../time";
+import { Modal } from "../../components/Modal";
+import { changed, model, useModel, type Draft } from "../../model";
+import { dateOnly, fullTime, timeOfDay } from "../../time";
 import { closeCompose, compose, openCompose } from "../compose/Compose";
-import { Overlay, composeTargetOf, conversationLabel, focusRowAt, goToConversation, inField, isConversationInView } from "./Overlay";
+import { composeTargetOf, conversationLabel, goToConversation, isConversationInView } from "./conversation";
+import { useListRows } from "./rows";
 import "./drafts.css";
 
-export interface Draft {
-  id: number;
-  type: "" | "stream" | "private";
-  to: number[];
-  topic: string;
-  content: string;
-  /** When it was last edited, in seconds. */
-  timestamp: number;
-}
+const draftsOverlay = { open: false };
 
-export const draftsOverlay = { open: false };
-
-export function openDrafts(): void {
+function openDrafts(): void {
   draftsOverlay.open = true;
   changed();
 }
 
-export function closeDrafts(): void {
+function closeDrafts(): void {
   draftsOverlay.open = false;
   changed();
 }
@@ -43,12 +34,12 @@ export function toggleDrafts(): void {
 }
 
 /** Newest first. */
-export function sortedDrafts(): Draft[] {
-  return ([...model.drafts.values()] as unknown as Draft[]).sort((a, b) => (b.timestamp ?? 0) - (a.timestamp ?? 0) || b.id - a.id);
+function sortedDrafts(): Draft[] {
+  return [...model.drafts.values()].sort((a, b) => b.timestamp - a.timestamp || b.id - a.id);
 }
 
 /** Opens a draft in the compose box, in its conversation; what the box held before is kept as a draft of its own. */
-export function restoreDraft(d: Draft): void {
+function restoreDraft(d: Draft): void {
   closeDrafts();
   if (compose.open && compose.draftId === d.id) {
     requestAnimationFrame(() => document.getElementById("compose-content")?.focus());
@@ -61,7 +52,7 @@ export function restoreDraft(d: Draft): void {
   changed();
 }
 
-export async function deleteDraft(id: number): Promise<void> {
+async function deleteDraft(id: number): Promise<void> {
   await api("DELETE", `/drafts/${id}`);
   // The `drafts` event says the same a moment later; the row leaves at once.
   model.drafts.delete(id);
@@ -71,59 +62,43 @@ export async function deleteDraft(id: number): Promise<void> {
 }
 
 /** When a draft was last edited: the time today, else the day and time. */
-function editedAt(seconds: number, twentyFour: unknown): string {
-  const ms = seconds * 1000;
-  return new Date(ms).toDateString() === new Date().toDateString() ? timeOfDay(ms, twentyFour) : fullTime(ms, twentyFour);
+function editedAt(ms: number, twentyFour: unknown): string {
+  return dateOnly(ms) === dateOnly(Date.now()) ? timeOfDay(ms, twentyFour) : fullTime(ms, twentyFour);
 }
 
 function DraftsDialog() {
-  const body = useRef<HTMLDivElement>(null);
   const [error, setError] = useState("");
   const drafts = sortedDrafts();
-  const here = drafts.filter(isConversationInView);
-  const others = drafts.filter((d) => !here.includes(d));
+  const here: Draft[] = [];
+  const others: Draft[] = [];
+  for (const d of drafts) (isConversationInView(d) ? here : others).push(d);
   const twentyFour = model.settings.twenty_four_hour_time;
 
-  const remove = async (d: Draft) => {
-    const rows = [...(body.current?.querySelectorAll<HTMLElement>(".ov-row") ?? [])];
-    const at = rows.findIndex((r) => r.dataset.id === String(d.id));
-    const hadFocus = rows[at]?.contains(document.activeElement);
-    setError("");
-    try {
-      await deleteDraft(d.id);
-      if (hadFocus) focusRowAt(body.current, Math.max(0, at));
-    } catch (e) {
-      setError(`Could not delete the draft: ${(e as Error).message}`);
-    }
-  };
-
-  const onKey = (e: KeyboardEvent): boolean => {
-    if (body.current && moveFocusInList(e, ".ov-row", body.current)) return true;
-    if (inField(e) || e.ctrlKey || e.metaKey || e.altKey) return false;
-    if (e.key === "d") {
+  const rows = useListRows({
+    items: drafts,
+    idOf: (d) => d.id,
+    open: restoreDraft,
+    remove: async (d) => {
+      setError("");
+      try {
+        await deleteDraft(d.id);
+        return true;
+      } catch (e) {
+        setError(`Could not delete the draft: ${(e as Error).message}`);
+        return false;
+      }
+    },
+    onPlainKey: (e) => {
+      if (e.key !== "d") return false;
       e.preventDefault();
       closeDrafts();
       return true;
-    }
-    const row = (e.target as HTMLElement).closest<HTMLElement>(".ov-row");
-    const d = row && (model.drafts.get(Number(row.dataset.id)) as unknown as Draft | undefined);
-    if (!d) return false;
-    if (e.key === "Enter" && e.target === row) {
-      e.preventDefault();
-      restoreDraft(d);
-      return true;
-    }
-    if (e.key === "Backspace" || e.key === "Delete") {
-      e.preventDefault();
-      void remove(d);
-      return true;
-    }
-    return false;
-  };
+    },
+  });
 
   const row = (d: Draft) => {
     const label = conversationLabel(d);
-    const ms = (d.timestamp ?? 0) * 1000;
+    const ms = d.timestamp * 1000;
     return (
       <li key={d.id} class="ov-row draft-row" tabIndex={0} data-id={d.id}>
         <div class="ov-row-head">
@@ -131,7 +106,7 @@ function DraftsDialog() {
             {label}
           </span>
           <time class="ov-time" dateTime={new Date(ms).toISOString()} title={fullTime(ms, twentyFour)}>
-            {editedAt(d.timestamp ?? 0, twentyFour)}
+            {editedAt(ms, twentyFour)}
           </time>
         </div>
         <div class="ov-content draft-content" onClick={() => restoreDraft(d)}>
@@ -141,7 +116,7 @@ function DraftsDialog() {
           <button type="button" class="primary" aria-label={`Restore draft: ${label}`} onClick={() => restoreDraft(d)}>
             Restore
           </button>
-          <button type="button" class="danger" aria-label={`Delete draft: ${label}`} onClick={() => void remove(d)}>
+          <button type="button" class="danger" aria-label={`Delete draft: ${label}`} onClick={() => void rows.removeRow(d)}>
             Delete
           </button>
         </div>
@@ -150,8 +125,8 @@ function DraftsDialog() {
   };
 
   return (
-    <Overlay title="Drafts" class="drafts-overlay" onClose={closeDrafts} onKey={onKey}>
-      <div ref={body}>
+    <Modal title="Drafts" class="ov drafts-overlay" onClose={closeDrafts} onKey={rows.onKey} initialFocus=".ov-row">
+      <div ref={rows.body}>
         {error && (
           <p class="ov-error drafts-error" role="alert">
             {error}
@@ -177,7 +152,7 @@ function DraftsDialog() {
           </>
         )}
       </div>
-    </Overlay>
+    </Modal>
   );
 }
 

@@ -5,60 +5,52 @@
  * one), Reschedule picks a new time here, Delete cancels it. Opened from the left sidebar, kept
  * current by `scheduled_messages` events. Keys: ↑/↓ move, Enter edits, Backspace deletes, Esc closes.
  */
-import { moveFocusInList } from "../../components/listKeys";
-import { useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api } from "../../api";
-import { changed, model, useModel } from "../../model";
-import { fullTime, timeOfDay } from "../../time";
+import { Modal } from "../../components/Modal";
 import { Rendered } from "../../components/Rendered";
+import { changed, model, useModel, type ScheduledMessage } from "../../model";
+import { dayOf } from "../../state/feed";
+import { dayLabel, fullTime, timeOfDay } from "../../time";
 import { closeCompose, compose, openCompose } from "../compose/Compose";
-import { Overlay, composeTargetOf, conversationLabel, focusRowAt, goToConversation, inField } from "../drafts/Overlay";
+import { composeTargetOf, conversationLabel, goToConversation } from "../drafts/conversation";
+import { useListRows } from "../drafts/rows";
 import "./scheduled.css";
 
-export interface ScheduledMessage {
-  scheduled_message_id: number;
-  type: "stream" | "private";
-  to: number | number[];
-  topic?: string;
-  content: string;
-  rendered_content?: string;
-  /** In seconds. */
-  scheduled_delivery_timestamp: number;
-  /** The server tried to send it and could not. */
-  failed?: boolean;
-}
+const scheduledOverlay = { open: false };
 
-export const scheduledOverlay = { open: false };
-
-export function openScheduled(): void {
+function openScheduled(): void {
   scheduledOverlay.open = true;
   changed();
 }
 
-export function closeScheduled(): void {
+function closeScheduled(): void {
   scheduledOverlay.open = false;
   changed();
 }
 
 /** Soonest first. */
-export function sortedScheduled(): ScheduledMessage[] {
-  return ([...model.scheduled] as ScheduledMessage[]).sort(
-    (a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a.scheduled_message_id - b.scheduled_message_id,
-  );
+function sortedScheduled(): ScheduledMessage[] {
+  return [...model.scheduled].sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a.scheduled_message_id - b.scheduled_message_id);
 }
 
 /** Opens a scheduled message in the compose box, in its conversation; sending there saves the edit. */
-export function editScheduled(s: ScheduledMessage): void {
+function editScheduled(s: ScheduledMessage): void {
   closeScheduled();
+  // Already there: its unsaved edit stays.
+  if (compose.open && compose.scheduledId === s.scheduled_message_id) {
+    requestAnimationFrame(() => document.getElementById("compose-content")?.focus());
+    return;
+  }
   // What the box held before is kept as a draft, as closing it would.
-  if (compose.open && compose.scheduledId !== s.scheduled_message_id) void closeCompose();
+  if (compose.open) void closeCompose();
   goToConversation(s);
   openCompose(composeTargetOf(s), s.content);
   compose.scheduledId = s.scheduled_message_id;
   changed();
 }
 
-export async function deleteScheduled(id: number): Promise<void> {
+async function deleteScheduled(id: number): Promise<void> {
   await api("DELETE", `/scheduled_messages/${id}`);
   // The event says the same a moment later; the row leaves at once.
   model.scheduled = model.scheduled.filter((s) => s.scheduled_message_id !== id);
@@ -66,31 +58,18 @@ export async function deleteScheduled(id: number): Promise<void> {
   changed();
 }
 
-export async function reschedule(id: number, seconds: number): Promise<void> {
+async function reschedule(id: number, seconds: number): Promise<void> {
   await api("PATCH", `/scheduled_messages/${id}`, { scheduled_delivery_timestamp: seconds });
 }
 
 /** A moment as a datetime-local input's value, in the browser's zone ("2026-01-15T15:05"). */
-export function localInputValue(ms: number): string {
+function localInputValue(ms: number): string {
   const d = new Date(ms);
   const p = (n: number) => String(n).padStart(2, "0");
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
-const startOfDay = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
-
-/** "Today", "Tomorrow", or "Thursday, January 15" (with the year when not this one). */
-function dayLabel(ms: number): string {
-  const d = new Date(ms);
-  const now = new Date();
-  const days = Math.round((startOfDay(d) - startOfDay(now)) / 86_400_000);
-  if (days === 0) return "Today";
-  if (days === 1) return "Tomorrow";
-  return new Intl.DateTimeFormat(undefined, { weekday: "long", month: "long", day: "numeric", year: d.getFullYear() === now.getFullYear() ? undefined : "numeric" }).format(d);
-}
-
 function ScheduledDialog() {
-  const body = useRef<HTMLDivElement>(null);
   const [errors, setErrors] = useState<Record<number, string>>({});
   const [editing, setEditing] = useState(0);
   const [when, setWhen] = useState("");
@@ -99,23 +78,27 @@ function ScheduledDialog() {
   const twentyFour = model.settings.twenty_four_hour_time;
 
   const setError = (id: number, message: string) => setErrors((all) => ({ ...all, [id]: message }));
-  const rowAt = (id: number) => [...(body.current?.querySelectorAll<HTMLElement>(".ov-row") ?? [])].findIndex((r) => r.dataset.id === String(id));
-  const focusRow = (id: number) => requestAnimationFrame(() => body.current?.querySelector<HTMLElement>(`.ov-row[data-id="${id}"]`)?.focus());
 
-  const remove = async (s: ScheduledMessage) => {
-    const id = s.scheduled_message_id;
-    const at = rowAt(id);
-    setError(id, "");
-    setBusy(id);
-    try {
-      await deleteScheduled(id);
-      focusRowAt(body.current, Math.max(0, at));
-    } catch (e) {
-      setError(id, `Could not delete it: ${(e as Error).message}`);
-    } finally {
-      setBusy(0);
-    }
-  };
+  const rows = useListRows({
+    items: messages,
+    idOf: (s) => s.scheduled_message_id,
+    open: editScheduled,
+    remove: async (s) => {
+      const id = s.scheduled_message_id;
+      setError(id, "");
+      setBusy(id);
+      try {
+        await deleteScheduled(id);
+        return true;
+      } catch (e) {
+        setError(id, `Could not delete it: ${(e as Error).message}`);
+        return false;
+      } finally {
+        setBusy(0);
+      }
+    },
+  });
+  const focusRow = (id: number) => requestAnimationFrame(() => rows.body.current?.querySelector<HTMLElement>(`.ov-row[data-id="${id}"]`)?.focus());
 
   const startReschedule = (s: ScheduledMessage) => {
     setError(s.scheduled_message_id, "");
@@ -149,23 +132,7 @@ function ScheduledDialog() {
       focusRow(id);
       return true;
     }
-    if (inField(e)) return false;
-    if (body.current && moveFocusInList(e, ".ov-row", body.current)) return true;
-    if (e.ctrlKey || e.metaKey || e.altKey) return false;
-    const row = (e.target as HTMLElement).closest<HTMLElement>(".ov-row");
-    const s = row && messages.find((m) => String(m.scheduled_message_id) === row.dataset.id);
-    if (!s) return false;
-    if (e.key === "Enter" && e.target === row) {
-      e.preventDefault();
-      editScheduled(s);
-      return true;
-    }
-    if (e.key === "Backspace" || e.key === "Delete") {
-      e.preventDefault();
-      void remove(s);
-      return true;
-    }
-    return false;
+    return rows.onKey(e);
   };
 
   const row = (s: ScheduledMessage) => {
@@ -224,7 +191,7 @@ function ScheduledDialog() {
             <button type="button" aria-label={`Reschedule message: ${label}`} onClick={() => startReschedule(s)}>
               Reschedule
             </button>
-            <button type="button" class="danger" aria-label={`Delete scheduled message: ${label}`} disabled={busy === id} onClick={() => void remove(s)}>
+            <button type="button" class="danger" aria-label={`Delete scheduled message: ${label}`} disabled={busy === id} onClick={() => void rows.removeRow(s)}>
               Delete
             </button>
           </div>
@@ -239,22 +206,22 @@ function ScheduledDialog() {
   };
 
   // Under the day each goes out.
-  const days: { label: string; messages: ScheduledMessage[] }[] = [];
+  const days: { key: string; label: string; messages: ScheduledMessage[] }[] = [];
   for (const s of messages) {
-    const label = dayLabel(s.scheduled_delivery_timestamp * 1000);
-    if (days[days.length - 1]?.label === label) days[days.length - 1].messages.push(s);
-    else days.push({ label, messages: [s] });
+    const key = dayOf(s.scheduled_delivery_timestamp);
+    if (days[days.length - 1]?.key === key) days[days.length - 1].messages.push(s);
+    else days.push({ key, label: dayLabel(s.scheduled_delivery_timestamp * 1000), messages: [s] });
   }
 
   return (
-    <Overlay title="Scheduled messages" class="scheduled-overlay" onClose={closeScheduled} onKey={onKey}>
-      <div ref={body}>
+    <Modal title="Scheduled messages" class="ov scheduled-overlay" onClose={closeScheduled} onKey={onKey} initialFocus=".ov-row">
+      <div ref={rows.body}>
         {messages.length === 0 ? (
           <p class="ov-empty">No scheduled messages. Use Schedule in the compose box to send one later.</p>
         ) : (
           <>
             {days.map((day) => (
-              <section key={day.label} class="ov-section" aria-label={day.label}>
+              <section key={day.key} class="ov-section" aria-label={day.label}>
                 <h3>{day.label}</h3>
                 <ul class="ov-list">{day.messages.map(row)}</ul>
               </section>
@@ -263,7 +230,7 @@ function ScheduledDialog() {
           </>
         )}
       </div>
-    </Overlay>
+    </Modal>
   );
 }
 
