@@ -82,6 +82,34 @@ export interface Folder {
   is_archived?: boolean;
 }
 
+/** An unsent message kept on the server (GET /drafts, `drafts` events). */
+export interface Draft {
+  id: number;
+  /** "" for a draft written before choosing where it goes. */
+  type: "" | "stream" | "private";
+  /** The channel (alone), or the other people of a direct message (oneself when alone). */
+  to: number[];
+  topic: string;
+  content: string;
+  /** When it was last edited, in seconds. */
+  timestamp: number;
+}
+
+/** One's message waiting to be sent (GET /scheduled_messages, `scheduled_messages` events). */
+export interface ScheduledMessage {
+  scheduled_message_id: number;
+  type: "stream" | "private";
+  /** The channel, or the people of a direct message. */
+  to: number | number[];
+  topic?: string;
+  content: string;
+  rendered_content?: string;
+  /** In seconds. */
+  scheduled_delivery_timestamp: number;
+  /** The server tried to send it and could not. */
+  failed?: boolean;
+}
+
 export const model = {
   ready: false,
   error: "",
@@ -108,9 +136,9 @@ export const model = {
   userStatus: new Map<number, { status_text?: string; emoji_name?: string }>(),
   /** Who is typing in a conversation ("dm:<key>" or "<stream_id>:<topic>"). */
   typing: new Map<string, Set<number>>(),
-  drafts: new Map<number, Record<string, unknown>>(),
+  drafts: new Map<number, Draft>(),
   snippets: [] as { id: number; title: string; content: string }[],
-  scheduled: [] as { scheduled_message_id: number; content: string; scheduled_delivery_timestamp: number; to: unknown; topic?: string; type: string }[],
+  scheduled: [] as ScheduledMessage[],
   alertWords: [] as string[],
   settings: {} as Record<string, unknown>,
   realmSettings: {} as Record<string, unknown>,
@@ -267,7 +295,7 @@ export function loadRegister(s: RegisterState): void {
   for (const c of r.recent_private_conversations ?? []) model.dms.set(dmKeyOf(c.user_ids), c.max_message_id);
   model.presence = new Map(Object.entries(r.presences ?? {}).map(([id, p]) => [Number(id), p as { active_timestamp: number; idle_timestamp: number }]));
   model.userStatus = new Map(Object.entries(r.user_status ?? {}).map(([id, st]) => [Number(id), st as { status_text?: string }]));
-  model.drafts = new Map((r.drafts ?? []).map((d: { id: number }) => [d.id, d]));
+  model.drafts = new Map((r.drafts ?? []).map((d: Draft) => [d.id, d]));
   model.snippets = r.saved_snippets ?? [];
   model.scheduled = r.scheduled_messages ?? [];
   model.alertWords = r.alert_words ?? [];
