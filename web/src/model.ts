@@ -6,6 +6,7 @@ import { useEffect, useState } from "preact/hooks";
 import { matchesNarrow, type Narrow } from "./state/narrow";
 import type { View } from "./state/hash";
 import { topicVisible, type InboxRules } from "./state/inbox";
+import { applyUserGroupEvent, type GroupRecord } from "./state/user_groups";
 
 export interface User {
   user_id: number;
@@ -511,6 +512,9 @@ export function applyEvent(e: Record<string, any>): void {
       break;
     case "default_streams":
       model.defaultChannelIds = new Set(e.default_streams);
+      break;
+    case "user_group":
+      model.realmSettings = { ...model.realmSettings, realm_user_groups: applyUserGroupEvent((model.realmSettings.realm_user_groups ?? []) as GroupRecord[], e) };
       break;
     case "realm_playgrounds":
       model.realmSettings = { ...model.realmSettings, realm_playgrounds: e.realm_playgrounds };

@@ -20,7 +20,7 @@ export const isGuest = () => model.me.role === GUEST;
 /** The organization's user groups, system groups included, as register gave them. */
 export const userGroups = () => (model.realmSettings.realm_user_groups ?? []) as UserGroup[];
 
-// The groups by id, built once per groups array: register and realm events replace the array, nothing changes it in place.
+// The groups by id, built once per groups array: register and each user_group event (model.ts) replace the array, nothing changes it in place.
 let indexed: { groups: UserGroup[]; byId: Map<number, UserGroup> } | null = null;
 
 function groupsById(): Map<number, UserGroup> {
