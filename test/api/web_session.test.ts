@@ -7,6 +7,9 @@ import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { createTestRealm, TEST_PASSWORD, type TestRealm } from "../helpers/realm.js";
+import { ensureClientBuilt } from "../helpers/browser.js";
+import http from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 
 let srv: TestServer;
 let t: TestRealm;
@@ -157,5 +160,35 @@ describe("the web app's client name", () => {
     const { message } = (await read.json()) as { message: { client: string; flags: string[] } };
     assert.equal(message.client, "Mozilla");
     assert.ok(!message.flags.includes("read"), JSON.stringify(message.flags));
+  });
+});
+
+describe("the web client's files", () => {
+  /** The body exactly as sent (fetch would decode it), with its content-encoding. */
+  const rawGet = (path: string, cookie: string, encoding: string) =>
+    new Promise<{ status: number; encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+      http
+        .get(`${srv.url}${path}`, { headers: { cookie, "accept-encoding": encoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ status: res.statusCode!, encoding: res.headers["content-encoding"], body: Buffer.concat(chunks) }));
+        })
+        .on("error", reject);
+    });
+
+  test("are sent brotli- or gzip-compressed as the browser accepts, or as they are, the same bytes each way", async () => {
+    ensureClientBuilt();
+    const { session } = await signIn(t.member.email, TEST_PASSWORD);
+    const index = await rawGet("/", session!.cookie, "identity");
+    assert.equal(index.status, 200);
+    const script = /src="(\/static\/web\/assets\/[^"]+\.js)"/.exec(index.body.toString())![1];
+    // Several at once while nothing is compressed yet: they share one compression.
+    const [br, gz, plain] = await Promise.all([rawGet(script, session!.cookie, "gzip, deflate, br"), rawGet(script, session!.cookie, "gzip"), rawGet(script, session!.cookie, "identity")]);
+    assert.equal(plain.encoding, undefined);
+    assert.equal(br.encoding, "br");
+    assert.equal(gz.encoding, "gzip");
+    assert.ok(br.body.length < plain.body.length / 2 && gz.body.length < plain.body.length / 2);
+    assert.deepEqual(brotliDecompressSync(br.body), plain.body);
+    assert.deepEqual(gunzipSync(gz.body), plain.body);
   });
 });

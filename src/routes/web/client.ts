@@ -6,7 +6,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { brotliCompressSync, gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { brotliCompress, gzip } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context.js";
 import { authenticate } from "../../http/auth.js";
@@ -20,9 +21,13 @@ export const ASSET_PREFIX = "/static/web/";
 interface Asset {
   type: string;
   raw: Buffer;
-  gzip?: Buffer;
-  br?: Buffer;
+  compressible: boolean;
+  /** Made on the asset's first request, off the event loop: brotli at its best takes seconds for the whole client. */
+  encoded?: Promise<{ gzip: Buffer; br: Buffer }>;
 }
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -54,11 +59,7 @@ function loadAssets(root: string): Map<string, Asset> {
       else {
         const ext = path.extname(entry.name);
         const raw = fs.readFileSync(full);
-        const asset: Asset = { type: TYPES[ext] ?? "application/octet-stream", raw };
-        if (COMPRESSIBLE.has(ext) && raw.length > 1024) {
-          asset.gzip = gzipSync(raw, { level: 9 });
-          asset.br = brotliCompressSync(raw);
-        }
+        const asset: Asset = { type: TYPES[ext] ?? "application/octet-stream", raw, compressible: COMPRESSIBLE.has(ext) && raw.length > 1024 };
         assets.set(path.relative(root, full).split(path.sep).join("/"), asset);
       }
     }
@@ -71,12 +72,16 @@ const APP_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
   "font-src 'self' data:; connect-src 'self'; media-src 'self'; object-src 'none'; frame-ancestors 'none'; form-action 'self'";
 
-function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, cacheControl: string): FastifyReply {
+async function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, cacheControl: string): Promise<FastifyReply> {
   const accepts = String(request.headers["accept-encoding"] ?? "");
   reply.header("content-type", asset.type).header("cache-control", cacheControl).header("vary", "Accept-Encoding");
   reply.header("x-content-type-options", "nosniff");
-  if (asset.br && /\bbr\b/.test(accepts)) return reply.header("content-encoding", "br").send(asset.br);
-  if (asset.gzip && /\bgzip\b/.test(accepts)) return reply.header("content-encoding", "gzip").send(asset.gzip);
+  const wantsBr = /\bbr\b/.test(accepts);
+  if (asset.compressible && (wantsBr || /\bgzip\b/.test(accepts))) {
+    asset.encoded ??= Promise.all([gzipAsync(asset.raw, { level: 9 }), brotliAsync(asset.raw)]).then(([gz, br]) => ({ gzip: gz, br }));
+    const { gzip: gz, br } = await asset.encoded;
+    return wantsBr ? reply.header("content-encoding", "br").send(br) : reply.header("content-encoding", "gzip").send(gz);
+  }
   return reply.send(asset.raw);
 }
 
