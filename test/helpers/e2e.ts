@@ -54,7 +54,12 @@ export function devOrganizationInChromium(setup?: () => Promise<void>) {
           ctx.skip(skipReason);
           return;
         }
-        await body();
+        try {
+          await body();
+        } finally {
+          // A scenario that fails leaves its pages open; their event queues would reach into the next one.
+          await Promise.all(browser!.contexts().map((c) => c.close()));
+        }
       });
     },
 

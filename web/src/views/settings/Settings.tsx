@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, type Params } from "../../api";
-import { findUser, isAdmin, model, userName } from "../../model";
+import { findUser, isAdmin, model, type Stream, userName } from "../../model";
 import { DefaultChannels } from "./DefaultChannels";
 import { Field, ROLES, useResult } from "./form";
 import { Invitations } from "./Invitations";
@@ -112,38 +112,48 @@ function ChannelAdmin() {
   const streams = [...model.streams.values()].sort((a, b) => a.name.localeCompare(b.name));
   const [id, setId] = useState(streams[0]?.stream_id ?? 0);
   const s = model.streams.get(id);
-  const [form, setForm] = useState<Record<string, string | boolean>>({});
+  if (!s) return <p>No channels.</p>;
+  return (
+    <>
+      <Field id="ch-select" label="Channel">
+        <select id="ch-select" value={id} onChange={(e) => setId(Number(e.currentTarget.value))}>
+          {streams.map((x) => (
+            <option key={x.stream_id} value={x.stream_id}>
+              {x.name}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <ChannelForm key={id} s={s} />
+    </>
+  );
+}
+
+function channelForm(s: Stream): Record<string, string | boolean> {
+  return {
+    new_name: s.name,
+    description: s.description,
+    is_private: s.invite_only,
+    is_web_public: !!s.is_web_public,
+    history_public_to_subscribers: s.history_public_to_subscribers !== false,
+    message_retention_days: s.message_retention_days == null ? "realm_default" : String(s.message_retention_days),
+    folder_id: s.folder_id == null ? "" : String(s.folder_id),
+    topics_policy: String(s.topics_policy ?? "inherit"),
+    is_archived: !!s.is_archived,
+  };
+}
+
+/** Keyed by channel, so its fields start from that channel once and what is typed is never overwritten by a later render or event. */
+function ChannelForm({ s }: { s: Stream }) {
+  const [form, setForm] = useState(() => channelForm(s));
   const [permissions, setPermissions] = useState<Record<string, number>>({});
   const { run, view } = useResult();
-  useEffect(() => {
-    setPermissions({});
-    if (s) {
-      setForm({
-        new_name: s.name,
-        description: s.description,
-        is_private: s.invite_only,
-        is_web_public: !!s.is_web_public,
-        history_public_to_subscribers: s.history_public_to_subscribers !== false,
-        message_retention_days: s.message_retention_days == null ? "realm_default" : String(s.message_retention_days),
-        folder_id: s.folder_id == null ? "" : String(s.folder_id),
-        topics_policy: String(s.topics_policy ?? "inherit"),
-        is_archived: !!s.is_archived,
-      });
-    }
-  }, [id, s]);
-  if (!s) return <p>No channels.</p>;
   const save = () => {
+    const saved = channelForm(s);
     const p: Params = {};
-    if (form.new_name !== s.name) p.new_name = form.new_name as string;
-    if (form.description !== s.description) p.description = form.description as string;
-    if (form.is_private !== s.invite_only) p.is_private = form.is_private as boolean;
-    if (form.is_web_public !== !!s.is_web_public) p.is_web_public = form.is_web_public as boolean;
-    if (form.history_public_to_subscribers !== (s.history_public_to_subscribers !== false)) p.history_public_to_subscribers = form.history_public_to_subscribers as boolean;
-    const retention = form.message_retention_days as string;
-    if (retention !== (s.message_retention_days == null ? "realm_default" : String(s.message_retention_days))) p.message_retention_days = /^\d+$/.test(retention) ? Number(retention) : retention;
-    if (form.folder_id !== (s.folder_id == null ? "" : String(s.folder_id))) p.folder_id = form.folder_id === "" ? null : Number(form.folder_id);
-    if (form.topics_policy !== String(s.topics_policy ?? "inherit")) p.topics_policy = form.topics_policy as string;
-    if (form.is_archived !== !!s.is_archived) p.is_archived = form.is_archived as boolean;
+    for (const [k, v] of Object.entries(form)) if (v !== saved[k]) p[k] = v;
+    if (typeof p.message_retention_days === "string" && /^\d+$/.test(p.message_retention_days)) p.message_retention_days = Number(p.message_retention_days);
+    if ("folder_id" in p) p.folder_id = form.folder_id === "" ? null : Number(form.folder_id);
     for (const [setting, group] of Object.entries(permissions)) p[setting] = JSON.stringify({ new: group });
     return run(() => api("PATCH", `/streams/${s.stream_id}`, p));
   };
@@ -160,15 +170,6 @@ function ChannelAdmin() {
   );
   return (
     <form onSubmit={(e) => (e.preventDefault(), void save())}>
-      <Field id="ch-select" label="Channel">
-        <select id="ch-select" value={id} onChange={(e) => setId(Number(e.currentTarget.value))}>
-          {streams.map((x) => (
-            <option key={x.stream_id} value={x.stream_id}>
-              {x.name}
-            </option>
-          ))}
-        </select>
-      </Field>
       {text("new_name", "Name")}
       {text("description", "Description")}
       {check("is_private", "Private")}
