@@ -1,0 +1,59 @@
+/**
+ * Zulip's own webhook test cases (fixtures and the exact message Zulip posts for each), read at
+ * test time from the shared conformance folder beside the checkout; see its SOURCE.md. They are
+ * never copied into this repository.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { WebhookRequest } from "../../src/integrations/types.js";
+
+export const WEBHOOK_CASES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/conformance/webhooks");
+
+export interface WebhookCase {
+  /** A file in `<name>/fixtures/`, POSTed byte-for-byte; null when the body is `form`. */
+  fixture: string | null;
+  content_type: string;
+  headers: Record<string, string>;
+  url_params: Record<string, string>;
+  /** The body is form-encoded with this one field holding the fixture's text. */
+  form_field?: string;
+  form?: Record<string, string>;
+  /** HTTP Basic auth with the bot's email and key instead of `api_key`. */
+  auth?: "basic";
+  expect: { topic: string; content: string } | { noop: true };
+  test: string;
+}
+
+/** The cases of one integration, or undefined where the conformance folder is not on this machine. */
+export function webhookCases(name: string): WebhookCase[] | undefined {
+  const file = path.join(WEBHOOK_CASES_DIR, name, "cases.json");
+  if (!fs.existsSync(file)) return undefined;
+  return JSON.parse(fs.readFileSync(file, "utf8")) as WebhookCase[];
+}
+
+export function fixtureText(name: string, fixture: string): string {
+  return fs.readFileSync(path.join(WEBHOOK_CASES_DIR, name, "fixtures", fixture), "utf8");
+}
+
+/** The body as Zulip's test POSTs it, with its Content-Type. */
+export function caseBody(name: string, c: WebhookCase): { body: string; contentType: string } {
+  if (c.fixture === null) return { body: new URLSearchParams(c.form ?? {}).toString(), contentType: c.content_type };
+  const text = fixtureText(name, c.fixture);
+  if (c.form_field) return { body: new URLSearchParams({ [c.form_field]: text }).toString(), contentType: c.content_type };
+  return { body: text, contentType: c.content_type };
+}
+
+/** The request an integration's pure function sees for a case, as the endpoint builds it. */
+export function caseRequest(name: string, c: WebhookCase): WebhookRequest {
+  const { body } = caseBody(name, c);
+  const form = c.fixture === null || c.form_field ? Object.fromEntries(new URLSearchParams(body)) : {};
+  let json: unknown;
+  try {
+    json = JSON.parse(c.form_field ? form[c.form_field]! : body);
+  } catch {
+    json = undefined;
+  }
+  const headers = Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  return { json, form, headers, params: { ...c.url_params } };
+}
