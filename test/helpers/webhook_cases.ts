@@ -6,7 +6,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { WebhookRequest } from "../../src/integrations/types.js";
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { messagesToPost } from "../../src/integrations/outcome.js";
+import type { Integration, WebhookRequest } from "../../src/integrations/types.js";
 
 export const WEBHOOK_CASES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/conformance/webhooks");
 
@@ -47,7 +50,9 @@ export function caseBody(name: string, c: WebhookCase): { body: string; contentT
 /** The request an integration's pure function sees for a case, as the endpoint builds it. */
 export function caseRequest(name: string, c: WebhookCase): WebhookRequest {
   const { body } = caseBody(name, c);
-  const form = c.fixture === null || c.form_field ? Object.fromEntries(new URLSearchParams(body)) : {};
+  // Heroku's fixtures are raw form bodies; a JSON text declared as a form still parses as JSON below.
+  const isForm = c.fixture === null || c.form_field !== undefined || c.content_type.startsWith("application/x-www-form-urlencoded");
+  const form = isForm ? Object.fromEntries(new URLSearchParams(body)) : {};
   let json: unknown;
   try {
     json = JSON.parse(c.form_field ? form[c.form_field]! : body);
@@ -56,4 +61,24 @@ export function caseRequest(name: string, c: WebhookCase): WebhookRequest {
   }
   const headers = Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k.toLowerCase(), v]));
   return { json, form, headers, params: { ...c.url_params } };
+}
+
+/**
+ * One test per case of Zulip's for this integration: the request through `handle` and the URL's
+ * filters and topic, compared with the one message Zulip posts (or none for a noop case).
+ */
+export function testWebhookCases(integration: Integration): void {
+  const cases = webhookCases(integration.name);
+  if (!cases) {
+    test(`${integration.name}: Zulip's webhook cases`, { skip: `no conformance folder at ${WEBHOOK_CASES_DIR}` }, () => {});
+    return;
+  }
+  for (const c of cases) {
+    test(`${integration.name}: ${c.test} (${c.fixture ?? "form"})`, () => {
+      const request = caseRequest(integration.name, c);
+      const posted = messagesToPost(integration.handle(request), request.params);
+      if ("noop" in c.expect) assert.deepEqual(posted, []);
+      else assert.deepEqual(posted, [c.expect]);
+    });
+  }
 }
