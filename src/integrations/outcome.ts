@@ -93,9 +93,20 @@ export function eventWanted(event: string | undefined, params: Record<string, st
   return !excluded?.some((p) => globMatch(p, event));
 }
 
+/** Python's `unquote`: valid percent-escapes are decoded, anything else is left as it is. */
+export function unquote(text: string): string {
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
 /** The messages to post for an outcome: none for a filtered event; the URL's `topic`, when given, replaces each message's. */
 export function messagesToPost(outcome: WebhookOutcome, params: Record<string, string>): WebhookMessage[] {
   if (!eventWanted(outcome.event, params)) return [];
-  const topic = params.topic;
+  const topic = params.topic !== undefined && outcome.unquoteTopic ? unquote(params.topic) : params.topic;
   return topic ? outcome.messages.map((m) => ({ ...m, topic })) : outcome.messages;
 }
