@@ -393,6 +393,21 @@ describe("message and topic actions in Chromium", () => {
     await hamlet.context.close();
   });
 
+  scenario("someone reading a topic that is renamed goes with it: the address and the title follow, Back does not return to the old name", async () => {
+    const id = await send(IAGO, CHANNEL, "old name", "Rename this topic");
+    const hamlet = await open(HAMLET, channelUrl(channelId));
+    await hamlet.page.goto(topicUrl(channelId, "old name"));
+    await row(hamlet.page, id).waitFor();
+    await call(IAGO, "PATCH", `/messages/${id}`, { topic: "new name", propagate_mode: "change_all" });
+    await hamlet.page.waitForURL((url) => url.hash.startsWith(`#narrow/channel/${channelId}-`) && url.hash.includes("/topic/new.20name/"));
+    await hamlet.page.locator(".narrow-title >> text=new name").waitFor();
+    await row(hamlet.page, id).waitFor();
+    await hamlet.page.goBack();
+    await hamlet.page.waitForURL((url) => url.hash === channelUrl(channelId).slice(1));
+    await hamlet.page.locator(".message-group", { has: row(hamlet.page, id) }).locator(".recipient-header >> text=new name").waitFor();
+    await hamlet.context.close();
+  });
+
   scenario("when the organization keeps moving and resolving to administrators, a member's topic menu stops offering them, live", async () => {
     const id = await send(IAGO, CHANNEL, "restricted", "Who may move me?");
     const { context, page } = await open(HAMLET, topicUrl(channelId, "restricted"));

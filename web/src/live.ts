@@ -5,7 +5,9 @@
  */
 import { api, ApiError } from "./api";
 import { applyEvent, changed, loadRegister, model, type RegisterState } from "./model";
-import { placeFromLocation, show } from "./navigate";
+import { namer, placeFromLocation, show } from "./navigate";
+import { placeToHash } from "./state/hash";
+import { narrowAfterMove } from "./state/moves";
 
 const CAPABILITIES = {
   notification_settings_null: true,
@@ -45,7 +47,14 @@ async function poll(mine: number): Promise<void> {
       failures = 0;
       for (const e of r.events) {
         lastEventId = Math.max(lastEventId, e.id);
+        const followed = e.type === "update_message" && model.view === "narrow" ? narrowAfterMove(model.narrow, e, model.selectedId) : undefined;
         applyEvent(e);
+        if (followed) {
+          // Replaced, not pushed: Back should not return to a topic that no longer exists.
+          const place = { view: "narrow" as const, narrow: followed, near: model.selectedId || undefined };
+          history.replaceState(null, "", placeToHash(place, namer));
+          show(place);
+        }
       }
     } catch (err) {
       if (err instanceof ApiError && err.code === "BAD_EVENT_QUEUE_ID") {

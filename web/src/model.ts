@@ -57,6 +57,8 @@ export interface Message {
   reactions: Reaction[];
   flags: string[];
   last_edit_timestamp?: number;
+  /** When it last went to another channel or topic (resolving a topic is not a move). */
+  last_moved_timestamp?: number;
 }
 export interface Unread {
   streamId?: number;
@@ -213,6 +215,11 @@ export function topicDisplay(topic: string): string {
   return topic || String(model.realmSettings.realm_empty_topic_display_name ?? "general chat");
 }
 
+/** Zulip marks a resolved topic by this prefix on its name. */
+export const RESOLVED_PREFIX = "✔ ";
+
+export const unresolvedTopic = (topic: string) => topic.replace(/^(✔ )+/, "");
+
 /** Zulip's muting rules as the model holds them (the Inbox, unread navigation, menus). */
 export const visibilityRules: InboxRules = {
   channelMuted: (id) => !!model.subs.get(id)?.is_muted,
@@ -358,6 +365,7 @@ export function applyEvent(e: Record<string, any>): void {
     }
     case "update_message": {
       const ids: number[] = e.message_ids ?? [e.message_id];
+      const moved = e.new_stream_id !== undefined || (e.subject !== undefined && !onlyResolved(e.orig_subject, e.subject));
       for (const id of ids) {
         const m = model.messages.get(id);
         const next: Message | undefined = m && { ...m };
@@ -367,6 +375,7 @@ export function applyEvent(e: Record<string, any>): void {
             next.last_edit_timestamp = e.edit_timestamp;
           }
           if (e.subject !== undefined) next.subject = e.subject;
+          if (moved) next.last_moved_timestamp = e.edit_timestamp;
           if (e.new_stream_id !== undefined) {
             next.stream_id = e.new_stream_id;
             next.display_recipient = streamName(e.new_stream_id);
@@ -532,6 +541,11 @@ export function applyEvent(e: Record<string, any>): void {
   changed();
 }
 
+/** Whether a topic change only resolved or unresolved the topic, which Zulip does not count as moving. */
+function onlyResolved(from: string | undefined, to: string): boolean {
+  return from !== undefined && from !== to && unresolvedTopic(from) === unresolvedTopic(to);
+}
+
 function clearTyping(key: string, userId: number) {
   const set = model.typing.get(key);
   if (set?.delete(userId)) {
@@ -556,7 +570,7 @@ export function unreadCounts() {
   let mentions = 0;
   for (const u of model.unread.values()) {
     if (u.streamId !== undefined) {
-      if (model.subs.get(u.streamId)?.is_muted || model.topicPolicy.get(`${u.streamId}:${u.topic}`) === 1) continue;
+      if (topicMuted(u.streamId, u.topic ?? "")) continue;
       byStream.set(u.streamId, (byStream.get(u.streamId) ?? 0) + 1);
       const k = `${u.streamId}:${u.topic}`;
       byTopic.set(k, (byTopic.get(k) ?? 0) + 1);

@@ -4,18 +4,13 @@
  * when it is not the channel's.
  */
 import "./menus.css";
-import { model, topicMuted, type Message } from "../../model";
+import { model, RESOLVED_PREFIX, topicMuted, unresolvedTopic, type Message } from "../../model";
 import { markConversationRead, moveMessages, setTopicPolicy, toggleTopicMute, TopicPolicy } from "../../messages";
 import { MenuButton, MenuItem, MenuSeparator, Popover, useAction, useMenu } from "../../components/Popover";
 import { MoveDialog } from "./MoveDialog";
 import { canMove, canResolve } from "../../permissions";
 
 const POLICY_NAMES: Record<number, string> = { [TopicPolicy.MUTED]: "muted", [TopicPolicy.UNMUTED]: "unmuted", [TopicPolicy.FOLLOWED]: "followed" };
-
-/** Zulip marks a resolved topic by this prefix on its name. */
-const RESOLVED = "✔ ";
-
-const unresolved = (topic: string) => topic.replace(/^(✔ )+/, "");
 
 export function TopicMenu({ m }: { m: Message }) {
   const menu = useMenu<"move">();
@@ -47,7 +42,7 @@ function TopicActions({ m, policy, anchor, close, move }: ActionsProps) {
   const muted = topicMuted(streamId, topic);
   const followed = policy === TopicPolicy.FOLLOWED;
   const unread = [...model.unread.values()].some((u) => u.streamId === streamId && u.topic === topic);
-  const resolved = topic.startsWith(RESOLVED);
+  const resolved = topic.startsWith(RESOLVED_PREFIX);
   const mayResolve = canResolve(streamId);
   const mayMove = canMove(streamId);
   const rename = (to: string) =>
@@ -68,7 +63,7 @@ function TopicActions({ m, policy, anchor, close, move }: ActionsProps) {
       )}
       {(mayResolve || mayMove) && <MenuSeparator />}
       {mayResolve && (
-        <MenuItem disabled={busy} onSelect={() => rename(resolved ? unresolved(topic) : RESOLVED + topic)}>
+        <MenuItem disabled={busy} onSelect={() => rename(resolved ? unresolvedTopic(topic) : RESOLVED_PREFIX + topic)}>
           {resolved ? "Mark as unresolved" : "Mark as resolved"}
         </MenuItem>
       )}
