@@ -3,6 +3,7 @@
  * GitLab, Bitbucket, Azure DevOps), so that a push or a pull request reads the same whichever
  * service sent it, exactly as Zulip words it.
  */
+import { AnomalousPayload, MissingEventHeader } from "./types.js";
 
 /** Past this many commits a push lists the first ones and counts the rest. */
 export const COMMITS_LIMIT = 20;
@@ -265,4 +266,65 @@ export function releaseMessageWithoutUser(action: string, tag: string, releaseNa
 /** The answer to a service's test delivery ("ping"). */
 export function setupMessage(integration: string, userName?: string | null): string {
   return `${integration} webhook has been successfully configured${userName ? ` by ${userName}` : ""}.`;
+}
+
+/**
+ * Reading untrusted JSON the way Zulip's validators do: a value of the wrong type is an
+ * anomalous payload, not a crash. `field` walks objects only, so a hostile payload cannot reach
+ * prototypes.
+ */
+export function field(value: unknown, ...path: string[]): unknown {
+  let v = value;
+  for (const key of path) {
+    if (v === null || typeof v !== "object" || Array.isArray(v) || !Object.hasOwn(v, key)) return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v;
+}
+
+export function str(value: unknown, ...path: string[]): string {
+  const v = field(value, ...path);
+  if (typeof v !== "string") throw new AnomalousPayload();
+  return v;
+}
+
+/** A string, or null where the service sends null (or leaves the key out). */
+export function optStr(value: unknown, ...path: string[]): string | null {
+  const v = field(value, ...path);
+  if (v === null || v === undefined) return null;
+  if (typeof v !== "string") throw new AnomalousPayload();
+  return v;
+}
+
+export function int(value: unknown, ...path: string[]): number {
+  const v = field(value, ...path);
+  if (typeof v !== "number" || !Number.isInteger(v)) throw new AnomalousPayload();
+  return v;
+}
+
+export function bool(value: unknown, ...path: string[]): boolean {
+  const v = field(value, ...path);
+  if (typeof v !== "boolean") throw new AnomalousPayload();
+  return v;
+}
+
+export function list(value: unknown, ...path: string[]): unknown[] {
+  const v = field(value, ...path);
+  if (!Array.isArray(v)) throw new AnomalousPayload();
+  return v;
+}
+
+/** Python's truthiness, which the views test optional fields with. */
+export function truthy(v: unknown): boolean {
+  if (v === null || v === undefined || v === false || v === 0 || v === "") return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (typeof v === "object") return Object.keys(v).length > 0;
+  return true;
+}
+
+/** The event header's value, or MissingEventHeader naming it as the service spells it. */
+export function eventHeader(headers: Record<string, string>, name: string): string {
+  const v = headers[name.toLowerCase()];
+  if (v === undefined) throw new MissingEventHeader(name);
+  return v;
 }

@@ -1,0 +1,4 @@
+import { gitea } from "../../../src/integrations/gitea.js";
+import { testWebhookCases } from "../../helpers/webhook_cases.js";
+
+testWebhookCases(gitea);
