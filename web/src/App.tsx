@@ -2,10 +2,9 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, logout } from "./api";
 import { dmKeyOf, model, topicMuted, useModel, userName, streamName, unreadCounts } from "./model";
-import { go, resolvers } from "./navigate";
 import { markNarrowRead, setSubscriptionProperty, toggleTopicMute } from "./messages";
 import { inTextField } from "./components/listKeys";
-import { narrowToSearch, parseSearch, type Narrow } from "./state/narrow";
+import type { Narrow } from "./state/narrow";
 import { Sidebar } from "./views/sidebar/Sidebar";
 import { Feed } from "./views/feed/Feed";
 import { Inbox } from "./views/inbox/Inbox";
@@ -16,6 +15,7 @@ import { People } from "./views/people/People";
 import { Compose } from "./views/compose/Compose";
 import { Settings } from "./views/settings/Settings";
 import { ChannelsOverlay } from "./views/channels/ChannelsOverlay";
+import { SearchBox } from "./views/search/SearchBox";
 import { DraftsOverlay } from "./views/drafts/Drafts";
 import { ScheduledOverlay } from "./views/scheduled/Scheduled";
 import { Rendered } from "./components/Rendered";
@@ -30,6 +30,7 @@ function term(t: Narrow[number]): string {
   if (t.operator === "topic") return `› ${t.operand}`;
   if (t.operator === "dm" && Array.isArray(t.operand)) return `Direct messages with ${t.operand.map(userName).join(", ")}`;
   if (t.operator === "sender") return `Messages from ${typeof t.operand === "number" ? userName(t.operand) : t.operand}`;
+  if (t.operator === "dm-including") return `Direct messages including ${typeof t.operand === "number" ? userName(t.operand) : t.operand}`;
   if (t.operator === "is") return IS_TITLES[String(t.operand)] ?? `is:${t.operand}`;
   if (t.operator === "search") return `Search: ${t.operand}`;
   return `${t.operator}:${t.operand}`;
@@ -88,14 +89,11 @@ function ChannelHeader({ narrow }: { narrow: Narrow }) {
 
 export function App() {
   useModel();
-  const [search, setSearch] = useState("");
   const [panel, setPanel] = useState<"" | "channels" | "people">("");
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [help, setHelp] = useState(false);
 
   useEffect(() => {
-    // Someone already typing a search keeps their text when the narrow they left finishes opening.
-    if (document.activeElement?.id !== "search") setSearch(narrowToSearch(model.narrow, (id) => streamName(id), (id) => model.users.get(id)?.email ?? String(id)));
     setPanel("");
   }, [model.view, JSON.stringify(model.narrow)]);
 
@@ -155,20 +153,7 @@ export function App() {
           ☰
         </button>
         <h1 class="realm">{model.realm.name}</h1>
-        <form
-          class="search"
-          role="search"
-          onSubmit={(e) => {
-            e.preventDefault();
-            go(parseSearch(search, resolvers.channelByName, resolvers.userByEmail));
-            (document.activeElement as HTMLElement | null)?.blur();
-          }}
-        >
-          <label for="search" class="sr-only">
-            Search messages
-          </label>
-          <input id="search" type="search" placeholder="Search (channel: topic: sender: is:starred …)" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
-        </form>
+        <SearchBox />
         <ThemeSwitch />
         <button type="button" onClick={() => setSettingsOpen(true)} aria-label="Settings">
           ⚙

@@ -1,12 +1,12 @@
 /** Fetching the narrow in view (by anchors, in pages) and acting on messages. */
 import { api } from "./api";
 import { addMessages, changed, model, noteTopic, topicMuted, type Message } from "./model";
-import type { Narrow } from "./state/narrow";
+import { searchHighlight, type Narrow, type SearchMatch } from "./state/narrow";
 
 const PAGE = 100;
 
 interface Fetched {
-  messages: Message[];
+  messages: (Message & { match_content?: string; match_subject?: string })[];
   found_oldest: boolean;
   found_newest: boolean;
   anchor: number;
@@ -26,6 +26,30 @@ function fetchMessages(narrow: Narrow, anchor: number | "newest" | "first_unread
 
 let narrowToken = 0;
 
+/** The highlighted copies of the search results of the narrow in view, by message id. */
+let matches = new Map<number, SearchMatch>();
+/** One highlighted message per message object, so that unchanged rows keep their identity. */
+let highlighted = new WeakMap<Message, Message>();
+
+function noteMatches(messages: Fetched["messages"]): void {
+  for (const m of messages) {
+    if (m.match_content === undefined || m.match_subject === undefined) continue;
+    matches.set(m.id, { content: m.match_content, subject: m.match_subject, foundContent: m.content, foundSubject: m.subject });
+  }
+}
+
+/** A message of the narrow in view, with its content highlighted where it is a search result. */
+export function asFound(m: Message): Message {
+  const content = searchHighlight(m, matches.get(m.id)).content;
+  if (content === undefined) return m;
+  let shown = highlighted.get(m);
+  if (!shown) highlighted.set(m, (shown = { ...m, content }));
+  return shown;
+}
+
+/** A search result's topic as HTML with the words found highlighted, or undefined. */
+export const highlightedTopic = (m: Message) => searchHighlight(m, matches.get(m.id)).subject;
+
 /**
  * Opens a narrow at a message (a link's `near`), else at the first unread message as Zulip does,
  * with a page of history on either side; the server resolves `first_unread` to the newest
@@ -33,6 +57,8 @@ let narrowToken = 0;
  */
 export async function loadNarrow(narrow: Narrow, near?: number): Promise<void> {
   const token = ++narrowToken;
+  matches = new Map();
+  highlighted = new WeakMap();
   model.narrow = narrow;
   model.list = { ids: [], foundOldest: false, foundNewest: false, loading: true, opened: model.list.opened };
   changed();
@@ -48,6 +74,7 @@ export async function loadNarrow(narrow: Narrow, near?: number): Promise<void> {
     return;
   }
   if (token !== narrowToken) return;
+  noteMatches(r.messages);
   addMessages(r.messages);
   const ids = r.messages.map((m) => m.id);
   model.list = { ids, foundOldest: r.found_oldest, foundNewest: r.found_newest, loading: false, opened: model.list.opened + 1 };
@@ -72,6 +99,7 @@ async function loadMore(older: boolean): Promise<void> {
     return;
   }
   if (token !== narrowToken) return;
+  noteMatches(r.messages);
   addMessages(r.messages);
   const known = new Set(model.list.ids);
   const fresh = r.messages.map((m) => m.id).filter((id) => !known.has(id));
@@ -159,7 +187,7 @@ export async function rawContent(id: number): Promise<string> {
 }
 
 /** A channel's topics from the server, beyond those of the messages seen so far. */
-async function loadTopics(streamId: number): Promise<void> {
+export async function loadTopics(streamId: number): Promise<void> {
   const r = await api<{ topics: { name: string; max_id: number }[] }>("GET", `/users/me/${streamId}/topics`);
   for (const t of r.topics) noteTopic(streamId, t.name, t.max_id);
   changed();

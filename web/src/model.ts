@@ -146,6 +146,8 @@ export const model = {
   settings: {} as Record<string, unknown>,
   realmSettings: {} as Record<string, unknown>,
   selectedId: 0,
+  /** Counts `invites_changed` events: whoever shows the pending invitations fetches them again. */
+  invitesChanged: 0,
 };
 
 let version = 0;
@@ -518,6 +520,9 @@ export function applyEvent(e: Record<string, any>): void {
         for (const [k, v] of Object.entries(e.data ?? {})) model.realmSettings[`realm_${k}`] = v;
         model.realmSettings = { ...model.realmSettings };
       }
+      break;
+    case "invites_changed":
+      model.invitesChanged++;
       break;
     case "default_streams":
       model.defaultChannelIds = new Set(e.default_streams);

@@ -5,7 +5,8 @@
 import { loadNarrow } from "./messages";
 import { changed, findUser, model, type Message } from "./model";
 import type { Narrow } from "./state/narrow";
-import { messageHash, parseHash, placeToHash, type Place } from "./state/hash";
+import { messageHash, parseChannelsHash, parseHash, placeToHash, type Place } from "./state/hash";
+import { followChannelsRoute, hideChannels } from "./views/channels/overlay";
 
 export const resolvers = {
   channelByName: (name: string) => [...model.streams.values()].find((s) => s.name.toLowerCase() === name.toLowerCase())?.stream_id,
@@ -25,27 +26,56 @@ export function homePlace(): Place {
   return { view: "inbox", narrow: [] };
 }
 
+/** The place in view, behind any overlay. */
+let current: Place | undefined;
+
+/** The place the URL names; an overlay's URL keeps the place behind it (the home view on a fresh load). */
 export function placeFromLocation(): Place {
+  if (parseChannelsHash(window.location.hash)) return current ?? homePlace();
   return parseHash(window.location.hash, resolvers) ?? homePlace();
 }
 
-/** Shows a place without touching the browser's history. */
+/** Opens or closes the overlay the URL names. */
+function followOverlay(): void {
+  const route = parseChannelsHash(window.location.hash);
+  if (route) followChannelsRoute(route);
+  else hideChannels();
+}
+
+/** Shows a place, and the overlay the URL names over it, without touching the browser's history. */
 export function show(place: Place): void {
+  current = place;
   model.view = place.view;
   changed();
   if (place.view === "narrow") void loadNarrow(place.narrow, place.near);
+  followOverlay();
+}
+
+export function pushHash(hash: string): void {
+  if (window.location.hash !== hash) history.pushState(null, "", hash);
 }
 
 export function goTo(place: Place): void {
-  const hash = placeToHash(place, namer);
-  if (window.location.hash !== hash) history.pushState(null, "", hash);
+  pushHash(placeToHash(place, namer));
   show(place);
 }
 
 export const go = (narrow: Narrow, near?: number) => goTo({ view: "narrow", narrow, near });
 
-/** A link followed inside the page (a channel or message link in a message) arrives here too. */
-window.addEventListener("popstate", () => show(placeFromLocation()));
+/** Closing an overlay returns the URL to the place behind it, as a new history entry (so Back reopens the overlay). */
+export function leaveOverlay(): void {
+  pushHash(placeToHash(current ?? homePlace(), namer));
+}
+
+/**
+ * A link followed inside the page (a channel or message link in a message) arrives here too.
+ * Leaving an overlay for the place already behind it keeps that place as it is (scrolled, loaded).
+ */
+window.addEventListener("popstate", () => {
+  const place = placeFromLocation();
+  if (current && placeToHash(place, namer) === placeToHash(current, namer)) followOverlay();
+  else show(place);
+});
 
 /** A conversation's URL: a topic, or a direct-message conversation by its key. */
 export function conversationHash(c: { streamId?: number; topic?: string; dm?: string }): string {

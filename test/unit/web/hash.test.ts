@@ -1,7 +1,7 @@
 /** The web client's URLs: Zulip's hash format both ways. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hashDecode, hashEncode, messageHash, parseHash, placeToHash } from "../../../web/src/state/hash.js";
+import { channelsHash, hashDecode, hashEncode, messageHash, parseChannelsHash, parseHash, placeToHash } from "../../../web/src/state/hash.js";
 
 const channels: Record<string, number> = { verona: 1, "core team": 7 };
 const emails: Record<string, number> = { "iago@zulip.com": 5, "hamlet@zulip.com": 10 };
@@ -57,6 +57,33 @@ test("people: ID-name, groups, emails, the old pm-with; negation and other opera
     { operator: "search", operand: "a word" },
   ]);
   assert.deepEqual(parseHash("#narrow/id/42", r)?.narrow, [{ operator: "id", operand: 42 }]);
+  // One person, not a list: the server refuses a list for dm-including.
+  assert.deepEqual(parseHash("#narrow/dm-including/5-Iago", r)?.narrow, [{ operator: "dm-including", operand: 5 }]);
+  assert.deepEqual(parseHash("#narrow/group-pm-with/iago@zulip.com", r)?.narrow, [{ operator: "dm-including", operand: 5 }]);
+  assert.equal(placeToHash({ view: "narrow", narrow: [{ operator: "dm-including", operand: 5 }] }, names), "#narrow/dm-including/5-Iago");
+});
+
+test("the channels overlay: its lists, the new-channel form and a channel's settings", () => {
+  assert.deepEqual(parseChannelsHash("#channels/subscribed"), { tab: "subscribed" });
+  assert.deepEqual(parseChannelsHash("#channels/all"), { tab: "all" });
+  assert.deepEqual(parseChannelsHash("#channels/new"), { tab: "new" });
+  assert.deepEqual(parseChannelsHash("#channels"), { tab: "subscribed" });
+  assert.deepEqual(parseChannelsHash("#channels/notsubscribed"), { tab: "subscribed" }, "a list Confab lacks opens one's own channels");
+  assert.deepEqual(parseChannelsHash("#channels/7/core.20team/general"), { tab: "channel", id: 7, section: "general" });
+  assert.deepEqual(parseChannelsHash("#channels/7/core.20team/personal"), { tab: "channel", id: 7, section: "personal" });
+  assert.deepEqual(parseChannelsHash("#channels/7/core.20team/subscribers"), { tab: "channel", id: 7, section: "subscribers" });
+  assert.deepEqual(parseChannelsHash("#channels/7"), { tab: "channel", id: 7, section: "general" });
+  assert.deepEqual(parseChannelsHash("#channels/7/x/nonsense"), { tab: "channel", id: 7, section: "general" });
+  for (const h of ["#inbox", "#narrow/channel/1-Verona", "#channelsx", "", "#settings"]) assert.equal(parseChannelsHash(h), undefined, h);
+  // The place behind the overlay stays what it was: the URL names none.
+  assert.equal(parseHash("#channels/all", r), undefined);
+  assert.equal(parseHash("#channels/7/core.20team/general", r), undefined);
+
+  assert.equal(channelsHash({ tab: "all" }, names), "#channels/all");
+  assert.equal(channelsHash({ tab: "new" }, names), "#channels/new");
+  assert.equal(channelsHash({ tab: "channel", id: 7, section: "general" }, names), "#channels/7/core.20team/general");
+  assert.equal(channelsHash({ tab: "channel", id: 99, section: "personal" }, names), "#channels/99/unknown/personal");
+  for (const route of [{ tab: "subscribed" }, { tab: "channel", id: 1, section: "subscribers" }] as const) assert.deepEqual(parseChannelsHash(channelsHash(route, names)), route);
 });
 
 test("an unknown page is the combined feed", () => {

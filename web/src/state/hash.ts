@@ -62,9 +62,10 @@ function userIds(raw: string, r: Resolvers): number[] {
   return raw.split(",").map((e) => r.userByEmail(e.trim()) ?? NaN).filter((n) => !Number.isNaN(n));
 }
 
+/** A place; undefined for an empty hash and for an overlay's (`#channels/…`), which open over the view in place. */
 export function parseHash(hash: string, r: Resolvers): Place | undefined {
   const h = hash.replace(/^#/, "");
-  if (h === "") return undefined;
+  if (h === "" || h === "channels" || h.startsWith("channels/")) return undefined;
   if (h === "inbox") return { view: "inbox", narrow: [] };
   if (h === "recent" || h === "recent_topics") return { view: "recent", narrow: [] };
   if (!h.startsWith("narrow/")) return { view: "narrow", narrow: [] };
@@ -82,8 +83,8 @@ export function parseHash(hash: string, r: Resolvers): Place | undefined {
     }
     let operand: Term["operand"] = raw;
     if (operator === "channel") operand = channelOperand(raw, r);
-    else if (operator === "sender") operand = userIds(raw, r)[0] ?? raw;
-    else if (operator === "dm" || operator === "dm-including") operand = userIds(raw, r);
+    else if (operator === "sender" || operator === "dm-including") operand = userIds(raw, r)[0] ?? raw;
+    else if (operator === "dm") operand = userIds(raw, r);
     else if (operator === "id" && /^\d+$/.test(raw)) operand = Number(raw);
     narrow.push(negated ? { operator, operand, negated } : { operator, operand });
   }
@@ -98,7 +99,7 @@ export interface Namer {
 function encodeOperand(t: Term, n: Namer): string {
   const o = t.operand;
   if (t.operator === "channel" && typeof o === "number") return `${o}-${slug(n.channelName(o) ?? "unknown")}`;
-  if (t.operator === "sender" && typeof o === "number") return `${o}-${slug(n.userName(o) ?? "user")}`;
+  if ((t.operator === "sender" || t.operator === "dm-including") && typeof o === "number") return `${o}-${slug(n.userName(o) ?? "user")}`;
   if (Array.isArray(o)) {
     const ids = [...o].sort((a, b) => a - b);
     return ids.length === 1 ? `${ids[0]}-${slug(n.userName(ids[0]) ?? "user")}` : `${ids.join(",")}-group`;
@@ -139,4 +140,28 @@ export function conversationNarrow(m: LinkedMessage, myId: number): Narrow {
 /** A link to a message in its conversation, as Zulip's "Copy link to message" makes it. */
 export function messageHash(m: LinkedMessage, myId: number, n: Namer): string {
   return placeToHash({ view: "narrow", narrow: conversationNarrow(m, myId), near: m.id }, n);
+}
+
+/** Where the channels overlay stands, as its URL says: a list, the creation form, or one channel's settings. */
+export type ChannelsRoute =
+  | { tab: "subscribed" | "all" | "new" }
+  | { tab: "channel"; id: number; section: ChannelSection };
+export type ChannelSection = "general" | "personal" | "subscribers";
+
+const SECTIONS = new Set<string>(["general", "personal", "subscribers"]);
+
+/** `#channels/subscribed`, `#channels/all`, `#channels/new`, `#channels/ID/name/section`; undefined for any other hash. */
+export function parseChannelsHash(hash: string): ChannelsRoute | undefined {
+  const h = hash.replace(/^#/, "");
+  if (h !== "channels" && !h.startsWith("channels/")) return undefined;
+  const [first = "", , section = ""] = h.split("/").slice(1);
+  if (/^\d+$/.test(first)) return { tab: "channel", id: Number(first), section: SECTIONS.has(section) ? (section as ChannelSection) : "general" };
+  if (first === "all" || first === "new") return { tab: first };
+  // Zulip's other lists (not subscribed, archived) and a bare #channels open on one's own channels.
+  return { tab: "subscribed" };
+}
+
+export function channelsHash(route: ChannelsRoute, n: Namer): string {
+  if (route.tab !== "channel") return `#channels/${route.tab}`;
+  return `#channels/${route.id}/${hashEncode(n.channelName(route.id) ?? "unknown")}/${route.section}`;
 }

@@ -21,7 +21,9 @@ export interface Term {
 }
 export type Narrow = Term[];
 
-const OPERATORS = new Set(["channel", "stream", "topic", "sender", "dm", "is", "has", "search", "id", "near", "channels", "streams"]);
+const OPERATORS = new Set(["channel", "topic", "sender", "dm", "dm-including", "is", "has", "search", "id", "near", "channels"]);
+/** Other spellings Zulip accepts in the search box. */
+const ALIASES: Record<string, string> = { stream: "channel", streams: "channels", subject: "topic", from: "sender", "pm-with": "dm", "group-pm-with": "dm-including" };
 
 /** Splits search text into terms; quoted operands may hold spaces; unknown words become a text search. */
 export function parseSearch(text: string, resolveChannel: (name: string) => number | undefined, resolveUser: (who: string) => number | undefined): Narrow {
@@ -29,14 +31,13 @@ export function parseSearch(text: string, resolveChannel: (name: string) => numb
   const words: string[] = [];
   const re = /(-?)([a-z-]+):("([^"]*)"|\S+)|("[^"]*"|\S+)/gi;
   for (const m of text.matchAll(re)) {
-    if (m[2] && OPERATORS.has(m[2].toLowerCase())) {
-      let operator = m[2].toLowerCase();
-      if (operator === "stream") operator = "channel";
-      if (operator === "streams") operator = "channels";
+    const operator = m[2] && (ALIASES[m[2].toLowerCase()] ?? m[2].toLowerCase());
+    if (operator && OPERATORS.has(operator)) {
       const raw = m[4] ?? m[3];
       let operand: Term["operand"] = raw;
       if (operator === "channel") operand = resolveChannel(raw) ?? raw;
-      else if (operator === "sender") operand = resolveUser(raw) ?? raw;
+      else if (operator === "sender" || operator === "dm-including") operand = resolveUser(raw) ?? raw;
+      else if (operator === "id" && /^\d+$/.test(raw)) operand = Number(raw);
       else if (operator === "dm") operand = raw.split(",").map((w) => resolveUser(w.trim()) ?? NaN).filter((n) => !Number.isNaN(n));
       else if (operator === "search") {
         words.push(raw);
@@ -55,7 +56,7 @@ export function narrowToSearch(narrow: Narrow, channelName: (id: number) => stri
       if (t.operator === "search") return String(t.operand);
       let v: string;
       if (t.operator === "channel" && typeof t.operand === "number") v = channelName(t.operand);
-      else if (t.operator === "sender" && typeof t.operand === "number") v = userEmail(t.operand);
+      else if ((t.operator === "sender" || t.operator === "dm-including") && typeof t.operand === "number") v = userEmail(t.operand);
       else if (Array.isArray(t.operand)) v = t.operand.map(userEmail).join(",");
       else v = String(t.operand);
       return `${t.negated ? "-" : ""}${t.operator}:${/\s/.test(v) ? `"${v}"` : v}`;
@@ -97,4 +98,24 @@ export function matchesNarrow(m: NarrowMessage, narrow: Narrow, myId = 0): boole
     if (r === !!t.negated) return false;
   }
   return true;
+}
+
+/** The server's highlighted copy of a search result (`match_content`, `match_subject`), and the message as it was found. */
+export interface SearchMatch {
+  content: string;
+  subject: string;
+  foundContent: string;
+  foundSubject: string;
+}
+
+/**
+ * What of a search result shows highlighted: the server's copies while the message still reads
+ * as it was found; an edited content or a moved topic shows as it is now, unhighlighted.
+ */
+export function searchHighlight(m: { content: string; subject: string }, match: SearchMatch | undefined): { content?: string; subject?: string } {
+  if (!match) return {};
+  return {
+    content: m.content === match.foundContent ? match.content : undefined,
+    subject: m.subject === match.foundSubject ? match.subject : undefined,
+  };
 }

@@ -12,7 +12,6 @@ import { ErrorLine } from "../../components/DialogActions";
 import { moveFocusInList } from "../../components/listKeys";
 import { useAction } from "../../components/Popover";
 import { creatablePrivacies, PRIVACY_CHOICES, privacyParams, systemGroupId, type Privacy } from "./channelInfo";
-import { closeChannels } from "./overlay";
 
 const POSTERS: [group: string, label: string][] = [
   ["role:everyone", "Everyone"],
@@ -23,9 +22,8 @@ const POSTERS: [group: string, label: string][] = [
 /** How long to wait for the new channel's events before opening it anyway. */
 const EVENT_WAIT_MS = 5000;
 
-/** Leaves the overlay for the new channel's messages. */
+/** Leaves the overlay for the new channel's messages (showing a narrow closes the overlay). */
 function openChannel(id: number) {
-  closeChannels();
   go([{ operator: "channel", operand: id }]);
 }
 

@@ -6,7 +6,7 @@ import { namer } from "../../navigate";
 import { placeToHash } from "../../state/hash";
 import { useAction } from "../../components/Popover";
 import { leaveConfirmText, leaveNeedsConfirmation, subscribe, unsubscribe } from "./channelInfo";
-import { closeChannels } from "./overlay";
+import { hideChannels } from "./overlay";
 
 /**
  * A link to the channel's messages. Following it closes the overlay, and the page opens the narrow
@@ -14,7 +14,7 @@ import { closeChannels } from "./overlay";
  */
 export function ChannelLink({ stream, class: className, onFocus, children }: { stream: Stream; class?: string; onFocus?: () => void; children: ComponentChildren }) {
   return (
-    <a class={className} href={placeToHash({ view: "narrow", narrow: [{ operator: "channel", operand: stream.stream_id }] }, namer)} onFocus={onFocus} onClick={(e) => !(e.ctrlKey || e.metaKey || e.shiftKey) && closeChannels()}>
+    <a class={className} href={placeToHash({ view: "narrow", narrow: [{ operator: "channel", operand: stream.stream_id }] }, namer)} onFocus={onFocus} onClick={(e) => !(e.ctrlKey || e.metaKey || e.shiftKey) && hideChannels()}>
       {children}
     </a>
   );

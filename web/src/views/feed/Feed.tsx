@@ -6,7 +6,7 @@
 import { Fragment } from "preact";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { model, changed, dmKeyOf, dmNames, streamName, topicDisplay, userName, conversationKey, messageDmKey, type Message } from "../../model";
-import { loadNewer, loadOlder, markRead } from "../../messages";
+import { asFound, highlightedTopic, loadNewer, loadOlder, markRead } from "../../messages";
 import { layoutFeed, type FeedBlock } from "../../state/feed";
 import { dayLabel } from "../../time";
 import { go } from "../../navigate";
@@ -20,6 +20,8 @@ const EDGE_PX = 400;
 function Header({ m }: { m: Message }) {
   if (m.type === "stream") {
     const sub = model.subs.get(m.stream_id!);
+    // A search result's topic, with the words found highlighted (escaped by the server).
+    const topicHtml = highlightedTopic(m);
     return (
       <div class="recipient-header" style={{ borderLeftColor: sub?.color ?? "var(--muted)" }}>
         <button type="button" class="link" onClick={() => go([{ operator: "channel", operand: m.stream_id! }])}>
@@ -27,7 +29,7 @@ function Header({ m }: { m: Message }) {
         </button>
         <span aria-hidden="true"> › </span>
         <button type="button" class="link" onClick={() => go([{ operator: "channel", operand: m.stream_id! }, { operator: "topic", operand: m.subject }])}>
-          {topicDisplay(m.subject)}
+          {topicHtml ? <span dangerouslySetInnerHTML={{ __html: topicHtml }} /> : topicDisplay(m.subject)}
         </button>
         <TopicMenu m={m} />
       </div>
@@ -110,7 +112,11 @@ export function Feed() {
     if (win.current.last === null) start = end - WINDOW;
     else end = start + WINDOW;
   }
-  const shown = ids.slice(start, end).map((id) => model.messages.get(id)!).filter(Boolean);
+  const shown = ids
+    .slice(start, end)
+    .map((id) => model.messages.get(id)!)
+    .filter(Boolean)
+    .map(asFound);
 
   /** Remembers where a visible message is, so the next render can put it back there. */
   const keepPlace = useCallback(() => {

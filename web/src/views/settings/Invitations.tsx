@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../../api";
-import { model, userName, type Stream } from "../../model";
+import { model, useModel, userName, type Stream } from "../../model";
 import { byName, Field, ROLES, roleName, useResult } from "./form";
 import { fullTime } from "../../time";
 
@@ -35,9 +35,11 @@ function invitableChannels(): Stream[] {
 }
 
 export function Invitations() {
+  useModel();
   const [invites, setInvites] = useState<Invite[]>([]);
   const refresh = () => void api<{ invites: Invite[] }>("GET", "/invites").then((r) => setInvites(r.invites));
-  useEffect(refresh, []);
+  // Another administrator's invitation or revocation arrives as `invites_changed`.
+  useEffect(refresh, [model.invitesChanged]);
   return (
     <>
       <InviteForm onCreated={refresh} />
