@@ -35,6 +35,7 @@ import { allChannelAudiences, announceChannelAudienceChanges } from "./channel_v
 import { sendPeerEvents } from "./subscriptions.js";
 import { updateProfileDataInTx, type ProfileDataEntry } from "./custom_profile_fields.js";
 import { canChangeUserEmails } from "./users.js";
+import { checkBotReactivation, sendBotUpdate } from "./bots.js";
 
 const noSuchUser = () => badRequest("No such user");
 const insufficientPermission = () => badRequest("Insufficient permission");
@@ -72,21 +73,6 @@ export async function sendUserUpdate(tx: Tx, events: PendingEvents, realm: Realm
   });
 }
 
-/** Zulip's bot_owner_user_ids: the bot's owner and the organization's human administrators. */
-async function botOwnerUserIds(tx: Tx, realm: Realm, bot: UserRow): Promise<number[]> {
-  const ids = new Set((await activeRealmUsers(tx, realm.id)).filter((u) => isAdmin(u.role) && u.is_bot === 0).map((u) => u.id));
-  if (bot.bot_owner_id !== null) ids.add(bot.bot_owner_id);
-  return [...ids].sort((a, b) => a - b);
-}
-
-async function sendBotUpdate(tx: Tx, events: PendingEvents, realm: Realm, bot: UserRow, data: Record<string, unknown>) {
-  events.send({
-    realmId: realm.id,
-    event: { type: "realm_bot", op: "update", bot: { user_id: bot.id, ...data } },
-    userIds: await botOwnerUserIds(tx, realm, bot),
-  });
-}
-
 async function sendMembersEvent(tx: Tx, events: PendingEvents, realm: Realm, op: "add_members" | "remove_members", groupId: number, userId: number, to?: number[]) {
   events.send({
     realmId: realm.id,
@@ -96,7 +82,7 @@ async function sendMembersEvent(tx: Tx, events: PendingEvents, realm: Realm, op:
 }
 
 /** Moves a user between role system groups and keeps role:fullmembers right, as do_change_user_role does. */
-async function changeRoleInTx(tx: Tx, app: AppContext, events: PendingEvents, realm: Realm, target: UserRow, role: number) {
+export async function changeRoleInTx(tx: Tx, app: AppContext, events: PendingEvents, realm: Realm, target: UserRow, role: number) {
   const audiences = await allChannelAudiences(tx, realm);
   const system = await systemGroupIds(tx, realm.id);
   await updateUser(tx, target.id, { role });
@@ -248,7 +234,7 @@ async function sendPeerChange(tx: Tx, events: PendingEvents, realm: Realm, user:
 }
 
 /** do_deactivate_user for one account: its subscriptions, its profile for whoever may see it, and its groups for those who may not. */
-async function deactivateInTx(tx: Tx, events: PendingEvents, realm: Realm, user: UserRow) {
+export async function deactivateInTx(tx: Tx, events: PendingEvents, realm: Realm, user: UserRow) {
   await updateUser(tx, user.id, { is_active: 0 });
   await sendPeerChange(tx, events, realm, user, "peer_remove");
   const active = await everyone(tx, realm);
@@ -320,36 +306,12 @@ export async function doDeactivateOwnUser(app: AppContext, caller: Caller): Prom
   });
 }
 
-/** Zulip's check_can_create_bot, for the bot being brought back. */
-async function checkCanCreateBot(tx: Tx, caller: Caller, bot: UserRow): Promise<void> {
-  const { realm, user } = caller;
-  const mine = await groupsOfUser(tx, realm.id, user.id);
-  const may = (setting: string) => hasGroupPermission(user, mine, realm.groupSettings[setting], permissionConfigOf(REALM_PERMISSION_SETTINGS[setting]));
-  if (may("can_create_bots_group")) return;
-  if (bot.bot_type === 2 && may("can_create_write_only_bots_group")) return;
-  throw insufficientPermission();
-}
-
 /** POST /users/{id}/reactivate. */
 export async function doReactivateUser(app: AppContext, caller: Caller, userId: number): Promise<void> {
   const { realm } = caller;
   await runAction(app, async (tx, events) => {
     const target = await accessUserForAdmin(tx, caller, userId, { allowDeactivated: true, allowBots: true });
-    if (target.is_bot === 1) {
-      await checkCanCreateBot(tx, caller, target);
-      const namesake = await tx
-        .selectFrom("users")
-        .select("id")
-        .where("realm_id", "=", realm.id)
-        .where("full_name", "=", target.full_name.trim())
-        .where("is_active", "=", 1)
-        .executeTakeFirst();
-      if (namesake) {
-        throw badRequest(
-          `There is already an active bot named "${target.full_name}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
-        );
-      }
-    }
+    if (target.is_bot === 1) await checkBotReactivation(tx, caller, target);
     await updateUser(tx, target.id, { is_active: 1 });
     await sendUserUpdate(tx, events, realm, target, { is_active: true });
     if (target.is_bot === 1) {

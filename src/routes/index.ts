@@ -35,6 +35,9 @@ import { mutedUserRoutes } from "./muted_users.js";
 import { reactionRoutes } from "./reactions.js";
 import { typingRoutes } from "./typing.js";
 import { userStatusRoutes } from "./user_status.js";
+import { webhookRoutes } from "./webhooks.js";
+import { botRoutes } from "./bots.js";
+import { botStorageRoutes } from "./bot_storage.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -74,4 +77,7 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...reactionRoutes,
   ...typingRoutes,
   ...userStatusRoutes,
+  ...webhookRoutes,
+  ...botRoutes,
+  ...botStorageRoutes,
 ];

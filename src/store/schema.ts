@@ -480,6 +480,32 @@ export interface OutboxJobTable {
   created_at: number;
 }
 
+/** A bot's default channels; a bot without a row has none. */
+export interface BotDefaultsTable {
+  user_id: number;
+  default_sending_stream_id: number | null;
+  default_events_register_stream_id: number | null;
+  default_all_public_streams: Flag;
+}
+
+/** An outgoing-webhook bot's service: where messages to it are posted, and how. */
+export interface BotServiceTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  base_url: string;
+  /** 1 = Zulip's generic format, 2 = Slack's outgoing webhook format. */
+  interface: number;
+  token: string;
+}
+
+/** A key-value entry of a bot: its configuration (bot_config) or its storage (bot_storage). */
+export interface BotEntryTable {
+  user_id: number;
+  key: string;
+  value: string;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -522,6 +548,10 @@ export interface DB {
   user_status: UserStatusTable;
   web_sessions: WebSessionTable;
   outbox_jobs: OutboxJobTable;
+  bot_defaults: BotDefaultsTable;
+  bot_services: BotServiceTable;
+  bot_config: BotEntryTable;
+  bot_storage: BotEntryTable;
 }
 
 export type Db = Kysely<DB>;

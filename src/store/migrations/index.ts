@@ -27,6 +27,7 @@ import * as m027 from "./027_outbox.js";
 import * as m028 from "./028_unread_index_flags.js";
 import * as m029 from "./029_bot_index.js";
 import * as m030 from "./030_message_versions.js";
+import * as m031 from "./031_bots.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
 
@@ -59,4 +60,5 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["028_unread_index_flags", m028.up],
   ["029_bot_index", m029.up],
   ["030_message_versions", m030.up],
+  ["031_bots", m031.up],
 ];
