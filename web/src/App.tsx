@@ -22,6 +22,7 @@ import { Rendered } from "./components/Rendered";
 import { ThemeSwitch } from "./components/ThemeSwitch";
 import { showUnreadFavicon } from "./favicon";
 import { followColorScheme } from "./theme";
+import { PermissionBanner } from "./views/notifications/PermissionBanner";
 
 const IS_TITLES: Record<string, string> = { starred: "Starred messages", mentioned: "Mentions", dm: "Direct message feed", private: "Direct message feed", unread: "Unread messages", resolved: "Resolved topics", followed: "Followed topics" };
 
@@ -165,11 +166,14 @@ export function App() {
           Log out
         </button>
       </header>
-      {model.error && (
-        <p class="banner" role="status">
-          {model.error}
-        </p>
-      )}
+      <div class="banners">
+        {model.error && (
+          <p class="banner" role="status">
+            {model.error}
+          </p>
+        )}
+        <PermissionBanner />
+      </div>
       <Sidebar counts={counts} />
       <main class="middle" aria-label={title(model.narrow)}>
         {model.view === "inbox" ? (

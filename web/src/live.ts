@@ -6,6 +6,7 @@
 import { api, ApiError } from "./api";
 import { applyEvent, changed, loadRegister, model, type RegisterState } from "./model";
 import { namer, placeFromLocation, show } from "./navigate";
+import { notifyArrival } from "./notifications";
 import { placeToHash } from "./state/hash";
 import { narrowAfterMove } from "./state/moves";
 
@@ -49,6 +50,7 @@ async function poll(mine: number): Promise<void> {
         lastEventId = Math.max(lastEventId, e.id);
         const followed = e.type === "update_message" && model.view === "narrow" ? narrowAfterMove(model.narrow, e, model.selectedId) : undefined;
         applyEvent(e);
+        if (e.type === "message") notifyArrival(model.messages.get(e.message.id) ?? e.message);
         if (followed) {
           // Replaced, not pushed: Back should not return to a topic that no longer exists.
           const place = { view: "narrow" as const, narrow: followed, near: model.selectedId || undefined };

@@ -1,5 +1,6 @@
 /** Fetching the narrow in view (by anchors, in pages) and acting on messages. */
 import { api } from "./api";
+import { TopicPolicy } from "./state/inbox";
 import { addMessages, changed, model, noteTopic, topicMuted, type Message } from "./model";
 import { searchHighlight, type Narrow, type SearchMatch } from "./state/narrow";
 
@@ -208,8 +209,7 @@ export function setSubscriptionProperty(streamId: number, property: Subscription
   return api("POST", "/users/me/subscriptions/properties", { subscription_data: [{ stream_id: streamId, property, value }] });
 }
 
-/** Zulip's visibility policies of a topic. */
-export const TopicPolicy = { INHERIT: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
+export { TopicPolicy };
 
 export function setTopicPolicy(streamId: number, topic: string, policy: number) {
   return api("POST", "/user_topics", { stream_id: streamId, topic, visibility_policy: policy });

@@ -143,6 +143,8 @@ export const model = {
   snippets: [] as { id: number; title: string; content: string }[],
   scheduled: [] as ScheduledMessage[],
   alertWords: [] as string[],
+  /** People whose messages one has muted. */
+  mutedUsers: new Set<number>(),
   settings: {} as Record<string, unknown>,
   realmSettings: {} as Record<string, unknown>,
   selectedId: 0,
@@ -309,6 +311,7 @@ export function loadRegister(s: RegisterState): void {
   model.snippets = r.saved_snippets ?? [];
   model.scheduled = r.scheduled_messages ?? [];
   model.alertWords = r.alert_words ?? [];
+  model.mutedUsers = new Set((r.muted_users ?? []).map((u: { id: number }) => u.id));
   model.settings = r.user_settings ?? {};
   model.ready = true;
   changed();
@@ -508,6 +511,9 @@ export function applyEvent(e: Record<string, any>): void {
       break;
     case "alert_words":
       model.alertWords = e.alert_words;
+      break;
+    case "muted_users":
+      model.mutedUsers = new Set(e.muted_users.map((u: { id: number }) => u.id));
       break;
     case "user_settings":
       if (e.op === "update") model.settings = { ...model.settings, [e.property]: e.value };

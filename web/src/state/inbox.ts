@@ -36,6 +36,9 @@ export interface Inbox {
   channels: InboxChannel[];
 }
 
+/** Zulip's topic visibility policies. */
+export const TopicPolicy = { INHERIT: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
+
 export interface InboxRules {
   channelMuted(streamId: number): boolean;
   /** Zulip's visibility policy of a topic: 1 muted, 2 unmuted, 3 followed; undefined or 0 inherits. */
@@ -47,8 +50,8 @@ export interface InboxRules {
 /** Whether an unread message in this topic counts, following Zulip's muting rules. */
 export function topicVisible(streamId: number, topic: string, rules: InboxRules): boolean {
   const policy = rules.topicPolicy(streamId, topic);
-  if (policy === 1) return false;
-  if (rules.channelMuted(streamId)) return policy === 2 || policy === 3;
+  if (policy === TopicPolicy.MUTED) return false;
+  if (rules.channelMuted(streamId)) return policy === TopicPolicy.UNMUTED || policy === TopicPolicy.FOLLOWED;
   return true;
 }
 

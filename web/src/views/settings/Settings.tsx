@@ -9,6 +9,7 @@ import { findUser, isAdmin, model, type Stream, userName } from "../../model";
 import { DefaultChannels } from "./DefaultChannels";
 import { Field, ROLES, useResult } from "./form";
 import { Invitations } from "./Invitations";
+import { Notifications } from "./Notifications";
 import "./settings.css";
 
 type Tab = { id: string; label: string; admin?: boolean; view: () => preact.JSX.Element };
@@ -84,18 +85,6 @@ function Toggles({ items }: { items: [name: string, label: string][] }) {
     </>
   );
 }
-
-const Notifications = () => (
-  <Toggles
-    items={[
-      ["enable_desktop_notifications", "Desktop notifications for channel messages"],
-      ["enable_sounds", "Sounds"],
-      ["enable_offline_email_notifications", "Email notifications when offline"],
-      ["enable_offline_push_notifications", "Mobile notifications when offline"],
-      ["wildcard_mentions_notify", "Notify on @all and @everyone"],
-    ]}
-  />
-);
 
 const Display = () => (
   <Toggles
