@@ -4,6 +4,7 @@ import { getUserByApiKey, type UserRow } from "../store/users.js";
 import { frozenRealm, getRealm, type Realm } from "../store/realms.js";
 import { ZulipError, unauthorized } from "./errors.js";
 import { sessionApiKey } from "./session.js";
+import { BotType } from "../domain/bots.js";
 
 export interface Caller {
   user: UserRow;
@@ -14,8 +15,13 @@ export interface Caller {
 
 const API_KEY_SHAPE = /^[A-Za-z0-9]{32}$/;
 
-/** Reads HTTP Basic `email:api_key` credentials, failing exactly as Zulip's API does. */
-export async function authenticate(app: AppContext, request: FastifyRequest): Promise<Caller> {
+/**
+ * Reads HTTP Basic `email:api_key` credentials, failing exactly as Zulip's API does: every
+ * failure is 401 UNAUTHORIZED with a Basic challenge (Zulip's decorator turns the key's own
+ * errors, INVALID_API_KEY and the deactivation codes, into that). API endpoints refuse incoming
+ * webhook bots (`refuseIncomingWebhooks`) unless they are among the few Zulip opens to them.
+ */
+export async function authenticate(app: AppContext, request: FastifyRequest, refuseIncomingWebhooks = false): Promise<Caller> {
   const header = request.headers.authorization;
   if (!header) {
     // The web client's session leads to the same credentials as its user's API key.
@@ -34,7 +40,11 @@ export async function authenticate(app: AppContext, request: FastifyRequest): Pr
   const [email, apiKey] = decoded.split(":").map((s) => s.trim());
 
   if (!API_KEY_SHAPE.test(apiKey)) throw unauthorized("Malformed API key");
-  return callerFor(app, request, apiKey, email);
+  const caller = await callerFor(app, request, apiKey, email);
+  if (refuseIncomingWebhooks && caller.user.bot_type === BotType.INCOMING_WEBHOOK) {
+    throw unauthorized("This API is not available to incoming webhook bots.");
+  }
+  return caller;
 }
 
 async function callerFor(app: AppContext, request: FastifyRequest, apiKey: string, email?: string, browserSession = false): Promise<Caller> {

@@ -65,6 +65,8 @@ interface Def<S extends ParamSpecs, C> {
   path: string;
   /** Off for the event queue's long-polls, which Zulip serves (from Tornado) without limits. */
   rateLimited?: boolean;
+  /** Zulip's allow_incoming_webhooks: the one kind of request incoming webhook bots may make with their key. */
+  allowIncomingWebhooks?: boolean;
   params: S;
   guard?: (ctx: C) => void | Promise<void>;
   handler: (ctx: C, params: ParamValues<S>) => Promise<Body | RawJson | void>;
@@ -98,7 +100,7 @@ function define<S extends ParamSpecs, C extends BaseContext>(
 /** An endpoint that requires HTTP Basic authentication. */
 export function endpoint<S extends ParamSpecs>(def: Def<S, AuthedContext>): EndpointDef {
   return define(def, async (app, request, reply) => {
-    const caller = await authenticate(app, request);
+    const caller = await authenticate(app, request, !def.allowIncomingWebhooks);
     request.callerId = caller.user.id;
     if (def.rateLimited !== false) await rateLimit(app, reply, "api_by_user", caller.user.id);
     return { app, caller, path: pathValues(request), request, reply };

@@ -9,6 +9,7 @@ export const messageRoutes = [
   endpoint({
     method: "POST",
     path: "/messages",
+    allowIncomingWebhooks: true,
     params: {
       type: P.oneOf(["direct", "private", "stream", "channel"]),
       to: P.string().optional(),

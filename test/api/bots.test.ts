@@ -385,3 +385,21 @@ describe("POST /bots/{bot_id}/api_key/regenerate", () => {
     assert.notEqual(byAdmin.api_key, api_key);
   });
 });
+
+describe("Authentication with a bot's key", () => {
+  test("incoming webhook bots may send messages and nothing else; other bots use the whole API", async () => {
+    const t = await freshRealm();
+    await ok(as(t.member).post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "general" }]) }));
+    const hook = await createBot(t.member, { full_name: "Hook", short_name: "hook", bot_type: 2 });
+    const generic = await createBot(t.member, { full_name: "Generic", short_name: "generic" });
+    const refusedHook = await api.as(hook).get("/users/me");
+    expectError(refusedHook, "This API is not available to incoming webhook bots.", "UNAUTHORIZED", 401);
+    assert.equal(refusedHook.headers.get("www-authenticate"), 'Basic realm="zulip"');
+    expectError(await api.as(hook).get("/bot_storage"), "This API is not available to incoming webhook bots.", "UNAUTHORIZED", 401);
+    const sent = await ok(api.as(hook).post("/messages", { type: "stream", to: "general", topic: "alerts", content: "Disk full" }));
+    assert.equal(typeof sent.id, "number");
+    expectSuccess(await api.as(generic).get("/users/me"));
+    // Zulip's Basic-auth decorator answers a wrong key with UNAUTHORIZED, not the key's own INVALID_API_KEY.
+    expectError(await api.as({ email: hook.email, apiKey: "x".repeat(32) }).post("/messages", {}), "Invalid API key", "UNAUTHORIZED", 401);
+  });
+});
