@@ -36,6 +36,7 @@ import { reactionRoutes } from "./reactions.js";
 import { typingRoutes } from "./typing.js";
 import { userStatusRoutes } from "./user_status.js";
 import { webhookRoutes } from "./webhooks.js";
+import { webhookRoutes } from "./webhooks.js";
 import { botRoutes } from "./bots.js";
 import { botStorageRoutes } from "./bot_storage.js";
 
@@ -77,6 +78,7 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...reactionRoutes,
   ...typingRoutes,
   ...userStatusRoutes,
+  ...webhookRoutes,
   ...webhookRoutes,
   ...botRoutes,
   ...botStorageRoutes,
