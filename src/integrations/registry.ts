@@ -3,10 +3,17 @@
  * Keep both lists sorted by name, one line per integration, so additions merge cleanly.
  */
 import type { Integration } from "./types.js";
+import { gitea } from "./gitea.js";
+import { github, githubSponsors } from "./github.js";
+import { gogs } from "./gogs.js";
 import { json } from "./json.js";
 import { slackIncoming } from "./slack_incoming.js";
 
 const INTEGRATIONS: Integration[] = [
+  gitea,
+  github,
+  githubSponsors,
+  gogs,
   json,
   slackIncoming,
 ];
