@@ -595,5 +595,5 @@ function handle(request: WebhookRequest): WebhookOutcome {
 
 export const github: Integration = { name: "github", displayName: "GitHub", handle };
 
-/** Zulip serves GitHub Sponsors' webhooks with the GitHub view itself. */
-export const githubSponsors: Integration = { name: "githubsponsors", displayName: "GitHub Sponsors", handle };
+/** Zulip serves GitHub Sponsors' webhooks with the GitHub view itself, so its errors and client name say GitHub too. */
+export const githubSponsors: Integration = { name: "githubsponsors", displayName: "GitHub", handle };
