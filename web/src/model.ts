@@ -7,6 +7,7 @@ import { matchesNarrow, type Narrow } from "./state/narrow";
 import type { View } from "./state/hash";
 import { topicVisible, type InboxRules } from "./state/inbox";
 import { applyUserGroupEvent, type GroupRecord } from "./state/user_groups";
+import { applyBotEvent, type Bot } from "./state/bots";
 
 export interface User {
   user_id: number;
@@ -150,6 +151,8 @@ export const model = {
   selectedId: 0,
   /** Counts `invites_changed` events: whoever shows the pending invitations fetches them again. */
   invitesChanged: 0,
+  /** The bots the reader administers (all of them for administrators), by user id. */
+  bots: new Map<number, Bot>(),
 };
 
 let version = 0;
@@ -289,6 +292,7 @@ export function loadRegister(s: RegisterState): void {
   model.streams = new Map((r.streams ?? []).map((s: Stream) => [s.stream_id, s]));
   for (const s of model.subs.values()) if (!model.streams.has(s.stream_id)) model.streams.set(s.stream_id, s);
   model.folders = new Map((r.channel_folders ?? []).map((f: Folder) => [f.id, f]));
+  model.bots = new Map((r.realm_bots ?? []).map((b: Bot) => [b.user_id, b]));
   model.defaultChannelIds = new Set(r.realm_default_streams ?? []);
   model.topicPolicy = new Map((r.user_topics ?? []).map((t: { stream_id: number; topic_name: string; visibility_policy: number }) => [`${t.stream_id}:${t.topic_name}`, t.visibility_policy]));
   model.unread = new Map();
@@ -485,6 +489,9 @@ export function applyEvent(e: Record<string, any>): void {
         const u = model.users.get(e.person.user_id);
         if (u) model.users.set(u.user_id, { ...u, is_active: false });
       }
+      break;
+    case "realm_bot":
+      model.bots = applyBotEvent(model.bots, e);
       break;
     case "user_status":
       model.userStatus.set(e.user_id, { ...model.userStatus.get(e.user_id), ...e });

@@ -157,7 +157,7 @@ function InviteLink({ url }: { url: string }) {
   );
 }
 
-function CopyButton({ text, label }: { text: string; label: string }) {
+export function CopyButton({ text, label }: { text: string; label: string }) {
   const [outcome, setOutcome] = useState("");
   const copy = async () => {
     try {

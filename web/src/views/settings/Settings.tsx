@@ -6,6 +6,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, type Params } from "../../api";
 import { findUser, isAdmin, model, type Stream, userName } from "../../model";
+import { Bots } from "./Bots";
 import { DefaultChannels } from "./DefaultChannels";
 import { Field, ROLES, useResult } from "./form";
 import { Invitations } from "./Invitations";
@@ -447,6 +448,7 @@ const TABS: Tab[] = [
   { id: "alert-words", label: "Alert words", view: AlertWords },
   { id: "notifications", label: "Notifications", view: Notifications },
   { id: "display", label: "Display", view: Display },
+  { id: "bots", label: "Bots", view: Bots },
   { id: "channels", label: "Channels", admin: true, view: ChannelAdmin },
   { id: "users", label: "Users", admin: true, view: UserAdmin },
   { id: "invitations", label: "Invitations", admin: true, view: Invitations },
