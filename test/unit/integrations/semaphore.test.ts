@@ -1,0 +1,4 @@
+import { semaphore } from "../../../src/integrations/semaphore.js";
+import { testWebhookCases } from "../../helpers/webhook_cases.js";
+
+testWebhookCases(semaphore);

@@ -1,0 +1,4 @@
+import { zabbix } from "../../../src/integrations/zabbix.js";
+import { testWebhookCases } from "../../helpers/webhook_cases.js";
+
+testWebhookCases(zabbix);
