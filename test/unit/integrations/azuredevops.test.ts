@@ -1,0 +1,4 @@
+import { azuredevops } from "../../../src/integrations/azuredevops.js";
+import { testWebhookCases } from "../../helpers/webhook_cases.js";
+
+testWebhookCases(azuredevops);
