@@ -42,7 +42,11 @@ function globTokens(pattern: string): GlobToken[] {
     } else if (c === "?") {
       tokens.push(() => true);
     } else if (c === "[") {
-      const close = pattern.indexOf("]", i + (pattern[i + 1] === "!" ? 3 : 2) - 1);
+      // As fnmatch: a `]` first in the set (after any `!`) is a member, not the end.
+      let from = i + 1;
+      if (pattern[from] === "!") from++;
+      if (pattern[from] === "]") from++;
+      const close = pattern.indexOf("]", from);
       if (close < 0) {
         tokens.push((x) => x === "[");
         continue;

@@ -47,18 +47,19 @@ function joinPieces(pieces: string[]): string {
 }
 
 function payloadOf(request: WebhookRequest): Json {
-  const contentType = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-  if (contentType === "application/json") {
-    if (request.json === undefined) throw new AnomalousPayload();
-    return request.json;
-  }
+  // Slack posts `payload=<JSON>` as a form, or the JSON itself as the body.
   const raw = request.form.payload ?? request.params.payload;
-  if (raw === undefined) throw missingArgument("payload");
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw new AnomalousPayload();
+  if (raw !== undefined) {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      throw new AnomalousPayload();
+    }
   }
+  if (request.json !== undefined) return request.json;
+  const contentType = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  if (contentType === "application/json") throw new AnomalousPayload();
+  throw missingArgument("payload");
 }
 
 function renderElement(element: Json): string {
