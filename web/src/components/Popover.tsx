@@ -11,13 +11,13 @@ import { useLayoutEffect, useRef, useState } from "preact/hooks";
 
 const MARGIN = 8;
 
-/** Below the button, its right edges aligned; above it when there is no room below; always on screen. */
-function place(menu: HTMLElement, anchor: HTMLElement) {
+/** Below the button, its right edges aligned (its left ones for `start`); above it when there is no room below; always on screen. */
+function place(menu: HTMLElement, anchor: HTMLElement, align: "start" | "end") {
   const a = anchor.getBoundingClientRect();
   const { offsetWidth: w, offsetHeight: h } = menu;
   let top = a.bottom + 4;
   if (top + h > window.innerHeight - MARGIN) top = Math.max(MARGIN, a.top - h - 4);
-  const left = Math.max(MARGIN, Math.min(a.right - w, window.innerWidth - w - MARGIN));
+  const left = Math.max(MARGIN, Math.min(align === "start" ? a.left : a.right - w, window.innerWidth - w - MARGIN));
   menu.style.top = `${top}px`;
   menu.style.left = `${left}px`;
 }
@@ -31,17 +31,19 @@ export interface PopoverProps {
   error?: string;
   note?: string;
   busy?: boolean;
+  /** "start" for a card opened from a name at the left of the page (a message's sender). */
+  align?: "start" | "end";
   children: ComponentChildren;
 }
 
-export function Popover({ anchor, label, onClose, error, note, busy, children }: PopoverProps) {
+export function Popover({ anchor, label, onClose, error, note, busy, align = "end", children }: PopoverProps) {
   const ref = useRef<HTMLDivElement>(null);
 
   useLayoutEffect(() => {
     const menu = ref.current!;
-    place(menu, anchor);
+    place(menu, anchor, align);
     menu.querySelector<HTMLElement>("[role=menuitem]")?.focus();
-    const follow = () => place(menu, anchor);
+    const follow = () => place(menu, anchor, align);
     const outside = (e: PointerEvent) => {
       const target = e.target as Node;
       if (!menu.contains(target) && !anchor.contains(target)) onClose(false);
@@ -67,7 +69,7 @@ export function Popover({ anchor, label, onClose, error, note, busy, children }:
   }, [anchor]);
 
   // An error or a note changes the height: the menu may have to move up.
-  useLayoutEffect(() => place(ref.current!, anchor), [error, note]);
+  useLayoutEffect(() => place(ref.current!, anchor, align), [error, note]);
 
   const onKeyDown = (e: KeyboardEvent) => {
     // The page's own shortcuts (j, k, c, Escape…) are not for a menu that has the focus.

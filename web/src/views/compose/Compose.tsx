@@ -5,9 +5,10 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../../api";
-import { model, changed, dmKeyOf, findUser, messageDmKey, streamName, userName, type Message } from "../../model";
+import { model, changed, dmKeyOf, messageDmKey, streamName, userName, type Message } from "../../model";
 import { searchEmoji, codeToChar } from "../../emoji";
 import { Rendered } from "../../components/Rendered";
+import { RecipientPills } from "./RecipientPills";
 
 interface Target {
   kind: "stream" | "dm";
@@ -114,20 +115,12 @@ function stopTyping(t: Target) {
   void api("POST", "/typing", { op: "stop", ...typingParams(t) }).catch(() => {});
 }
 
-function resolveRecipients(text: string): number[] {
-  return text
-    .split(",")
-    .map((w) => (w.trim() ? findUser(w)?.user_id : undefined))
-    .filter((id): id is number => id !== undefined);
-}
-
 export function Compose() {
   const [preview, setPreview] = useState<string | null>(null);
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
   const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
   const [active, setActive] = useState(0);
-  const [toText, setToText] = useState("");
   const [scheduleAt, setScheduleAt] = useState("");
   const [menu, setMenu] = useState<"" | "drafts" | "snippets" | "schedule">("");
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -135,7 +128,6 @@ export function Compose() {
   const t = compose.target;
 
   useEffect(() => {
-    setToText(t.to.map((id) => model.users.get(id)?.delivery_email ?? model.users.get(id)?.email ?? "").join(", "));
     setPreview(null);
     setError("");
   }, [compose.open, t.kind, t.to.join(",")]);
@@ -208,9 +200,8 @@ export function Compose() {
       if (t.streamId === undefined) throw new Error("Choose a channel.");
       return { type: "stream", to: t.streamId, topic: t.topic };
     }
-    const to = resolveRecipients(toText);
-    if (!to.length) throw new Error("Choose at least one recipient.");
-    return { type: "direct", to };
+    if (!t.to.length) throw new Error("Choose at least one recipient.");
+    return { type: "direct", to: t.to };
   };
 
   const send = async () => {
@@ -346,26 +337,13 @@ export function Compose() {
         ) : (
           <>
             <label for="compose-to">To</label>
-            <input
-              id="compose-to"
-              value={toText}
-              placeholder="Email addresses or names, comma-separated"
-              list="compose-people"
-              onInput={(e) => setToText(e.currentTarget.value)}
-              onBlur={() => {
-                compose.target = { ...t, to: resolveRecipients(toText) };
+            <RecipientPills
+              to={t.to}
+              onChange={(to) => {
+                compose.target = { ...compose.target, to };
                 changed();
               }}
             />
-            <datalist id="compose-people">
-              {[...model.users.values()]
-                .filter((u) => u.is_active)
-                .map((u) => (
-                  <option key={u.user_id} value={u.delivery_email ?? u.email}>
-                    {u.full_name}
-                  </option>
-                ))}
-            </datalist>
           </>
         )}
         <button type="button" class="close" aria-label="Close compose box (keeps a draft)" onClick={() => void closeCompose()}>

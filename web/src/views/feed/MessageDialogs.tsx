@@ -1,5 +1,6 @@
-/** The dialogs a message's menu opens: its source, its edit history, a report, deleting it, its link. */
+/** The dialogs a message's menu opens: its source, its edit history, who read it, a report, deleting it, its link. */
 import { useState } from "preact/hooks";
+import { api } from "../../api";
 import { model, streamName, userName, type Message } from "../../model";
 import { deleteMessage, messageHistory, rawContent, reportMessage, type EditHistoryEntry } from "../../messages";
 import { DialogActions } from "../../components/DialogActions";
@@ -8,6 +9,8 @@ import { useAction } from "../../components/Popover";
 import { Rendered } from "../../components/Rendered";
 import { useFetched } from "../../components/useFetched";
 import { fullTime } from "../../time";
+import { AvatarImage } from "../people/Avatar";
+import { byName } from "../people/card";
 
 function Loading({ error }: { error: string }) {
   return error ? (
@@ -64,6 +67,38 @@ export function HistoryDialog({ m, onClose }: { m: Message; onClose: () => void 
             <Version key={v.timestamp + ":" + i} v={v} first={i === 0} m={m} />
           ))}
         </ol>
+      )}
+    </Modal>
+  );
+}
+
+/**
+ * Who has read the message, by name. The server leaves out its sender, people who keep their
+ * reading to themselves, and people muted either way.
+ */
+export function ReadReceiptsDialog({ m, onClose }: { m: Message; onClose: () => void }) {
+  const receipts = useFetched(() => api<{ user_ids: number[] }>("GET", `/messages/${m.id}/read_receipts`).then((r) => byName(r.user_ids, userName)), [m.id]);
+  const ids = receipts.value;
+  return (
+    <Modal title="Read receipts" onClose={onClose}>
+      {ids === null ? (
+        <Loading error={receipts.error} />
+      ) : ids.length === 0 ? (
+        <p role="status">No one has read this message yet.</p>
+      ) : (
+        <>
+          <p role="status">{ids.length === 1 ? "This message has been read by 1 person:" : `This message has been read by ${ids.length} people:`}</p>
+          <ul class="read-receipts" aria-label="Read by">
+            {ids.map((id) => (
+              <li key={id}>
+                <span class="avatar" aria-hidden="true">
+                  <AvatarImage userId={id} name={userName(id)} />
+                </span>
+                <span class="name">{userName(id)}</span>
+              </li>
+            ))}
+          </ul>
+        </>
       )}
     </Modal>
   );

@@ -1,20 +1,20 @@
 /**
  * A message's "⋮" menu, as Zulip's message actions: quote and reply, edit, move, star, mark as
- * unread from here, copy its link, view its source or edit history, report, delete. `i` opens it
+ * unread from here, copy its link, view its source, edit history or read receipts, report, delete. `i` opens it
  * for the selected message, as in Zulip.
  */
 import "./menus.css";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { changed, type Message } from "../../model";
+import { changed, model, useModel, type Message } from "../../model";
 import { markUnreadFrom, rawContent, setStarred } from "../../messages";
 import { messageUrl } from "../../navigate";
 import { compose, replyTo } from "../compose/Compose";
 import { MenuButton, MenuItem, MenuSeparator, Popover, useAction, useMenu } from "../../components/Popover";
-import { DeleteDialog, HistoryDialog, LinkDialog, ReportDialog, SourceDialog } from "./MessageDialogs";
+import { DeleteDialog, HistoryDialog, LinkDialog, ReadReceiptsDialog, ReportDialog, SourceDialog } from "./MessageDialogs";
 import { MoveDialog } from "./MoveDialog";
 import { canDelete, canEditContent, canMove, canReport, canSeeEditHistory } from "../../permissions";
 
-type Dialog = "source" | "history" | "report" | "delete" | "move" | "link";
+type Dialog = "source" | "history" | "receipts" | "report" | "delete" | "move" | "link";
 
 /** Zulip's fence for quoting text: one backtick longer than any fence inside it. */
 function fenceFor(text: string): string {
@@ -60,6 +60,7 @@ export function MessageMenu({ m, selected, onEdit }: { m: Message; selected: boo
       {menu.open && <Actions m={m} anchor={menu.button.current!} close={menu.close} show={menu.show} onEdit={onEdit} />}
       {dialog === "source" && <SourceDialog m={m} onClose={hide} />}
       {dialog === "history" && <HistoryDialog m={m} onClose={hide} />}
+      {dialog === "receipts" && <ReadReceiptsDialog m={m} onClose={hide} />}
       {dialog === "report" && <ReportDialog m={m} onClose={hide} />}
       {dialog === "delete" && <DeleteDialog m={m} onClose={hide} />}
       {dialog === "move" && <MoveDialog m={m} whole={false} onClose={hide} />}
@@ -77,6 +78,8 @@ interface ActionsProps {
 }
 
 function Actions({ m, anchor, close, show, onEdit }: ActionsProps) {
+  // An open menu follows the organization's settings (read receipts turned off) and the reader's role.
+  useModel();
   const { busy, error, run } = useAction(() => close(true));
   const [note, setNote] = useState("");
   const closing = useRef(0);
@@ -123,6 +126,7 @@ function Actions({ m, anchor, close, show, onEdit }: ActionsProps) {
       <MenuSeparator />
       <MenuItem onSelect={() => show("source")}>View message source</MenuItem>
       {canSeeEditHistory(m) && <MenuItem onSelect={() => show("history")}>View edit history</MenuItem>}
+      {model.realmSettings.realm_enable_read_receipts === true && <MenuItem onSelect={() => show("receipts")}>View read receipts</MenuItem>}
       {canReport(m) && <MenuItem onSelect={() => show("report")}>Report message</MenuItem>}
       {canDelete(m) && (
         <MenuItem danger onSelect={() => show("delete")}>

@@ -10,6 +10,8 @@ import { MessageMenu } from "./MessageMenu";
 import { canEditContent } from "../../permissions";
 import { useFetched } from "../../components/useFetched";
 import { fullTime, timeOfDay } from "../../time";
+import { AvatarImage } from "../people/Avatar";
+import { UserCard, useUserCard } from "../people/UserCard";
 
 function ReactionButton({ m, group }: { m: Message; group: Reaction[] }) {
   const r = group[0];
@@ -30,9 +32,6 @@ function ReactionButton({ m, group }: { m: Message; group: Reaction[] }) {
     </button>
   );
 }
-
-/** Only avatars this server stores are shown: the client must work on a LAN without the internet (no Gravatar). */
-const localAvatar = (url: string | null | undefined) => !!url && url.startsWith("/");
 
 function Editor({ m, done }: { m: Message; done: () => void }) {
   const raw = useFetched(() => rawContent(m.id), [m.id]);
@@ -111,6 +110,7 @@ export function MessageRow(props: RowProps) {
 const Row = memo(function Row({ m, showSender, selected, unread, reading }: RowProps & { reading: boolean }) {
   const [editing, setEditing] = useState(false);
   const [picking, setPicking] = useState(false);
+  const cards = useUserCard();
   const starred = m.flags.includes("starred");
   const mentioned = m.flags.includes("mentioned") || m.flags.includes("wildcard_mentioned");
   const groups = new Map<string, Reaction[]>();
@@ -118,7 +118,6 @@ const Row = memo(function Row({ m, showSender, selected, unread, reading }: RowP
     const k = `${r.reaction_type}:${r.emoji_code}`;
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
-  const sender = model.users.get(m.sender_id);
   return (
     <article
       class={`message${selected ? " selected" : ""}${unread ? " unread" : ""}${mentioned ? " mentioned" : ""}`}
@@ -133,14 +132,20 @@ const Row = memo(function Row({ m, showSender, selected, unread, reading }: RowP
       }}
     >
       {showSender ? (
-        <div class="avatar" aria-hidden="true">
-          {localAvatar(sender?.avatar_url) ? <img src={sender!.avatar_url!} alt="" loading="lazy" /> : m.sender_full_name.slice(0, 1)}
-        </div>
+        // The name beside it is the same card's button for the keyboard.
+        <button type="button" class="avatar" tabIndex={-1} aria-label={`User card: ${m.sender_full_name}`} onClick={(e) => cards.toggle(m.sender_id, e.currentTarget)}>
+          <AvatarImage userId={m.sender_id} name={m.sender_full_name} />
+        </button>
       ) : (
         <div class="avatar-space" />
       )}
       <div class="body">
-        {showSender && <span class="sender">{m.sender_full_name}</span>}
+        {showSender && (
+          <button type="button" class="sender" aria-haspopup="menu" aria-expanded={!!cards.card} onClick={(e) => cards.toggle(m.sender_id, e.currentTarget)}>
+            {m.sender_full_name}
+          </button>
+        )}
+        {cards.card && <UserCard userId={m.sender_id} anchor={cards.card.anchor} fallbackName={m.sender_full_name} align="start" onClose={cards.close} />}
         <time dateTime={new Date(m.timestamp * 1000).toISOString()} title={fullTime(m.timestamp * 1000, model.settings.twenty_four_hour_time)}>
           {timeOfDay(m.timestamp * 1000, model.settings.twenty_four_hour_time)}
         </time>

@@ -1,24 +1,20 @@
-/** Right sidebar: the organization's people, active first, with presence and status. */
+/**
+ * Right sidebar: the organization's people, active first, with presence and status. A name opens
+ * the direct messages with that person, as in Zulip; the "⋮" beside it opens their user card.
+ */
 import { useState } from "preact/hooks";
 import { model } from "../../model";
 import { go } from "../../navigate";
+import { presenceState } from "./card";
+import { UserCard, useUserCard } from "./UserCard";
 
-// Zulip counts someone as offline after 140 seconds without a presence report.
-const OFFLINE_AFTER_SECS = 140;
-
-export function presenceOf(userId: number): "active" | "idle" | "offline" {
-  const p = model.presence.get(userId);
-  const now = Date.now() / 1000;
-  if (!p) return "offline";
-  if (now - p.active_timestamp < OFFLINE_AFTER_SECS) return "active";
-  if (now - p.idle_timestamp < OFFLINE_AFTER_SECS) return "idle";
-  return "offline";
-}
+export const presenceOf = (userId: number) => presenceState(model.presence.get(userId), Date.now() / 1000);
 
 const ORDER = { active: 0, idle: 1, offline: 2 };
 
 export function People() {
   const [filter, setFilter] = useState("");
+  const cards = useUserCard();
   const q = filter.toLowerCase();
   const people = [...model.users.values()]
     .filter((u) => u.is_active && !u.is_bot && (!q || u.full_name.toLowerCase().includes(q)))
@@ -33,6 +29,7 @@ export function People() {
       <ul class="people">
         {people.map(({ u, p }) => {
           const status = model.userStatus.get(u.user_id)?.status_text;
+          const open = cards.card?.userId === u.user_id;
           return (
             <li key={u.user_id}>
               <button type="button" onClick={() => go([{ operator: "dm", operand: [u.user_id] }])} title={`${u.full_name} (${p})`}>
@@ -40,10 +37,22 @@ export function People() {
                 <span class="name">{u.full_name}</span>
                 {status && <span class="status">{status}</span>}
               </button>
+              <button
+                type="button"
+                class="card-button"
+                aria-label={`User card: ${u.full_name}`}
+                title="User card"
+                aria-haspopup="menu"
+                aria-expanded={open}
+                onClick={(e) => cards.toggle(u.user_id, e.currentTarget)}
+              >
+                ⋮
+              </button>
             </li>
           );
         })}
       </ul>
+      {cards.card && <UserCard userId={cards.card.userId} anchor={cards.card.anchor} onClose={cards.close} />}
     </aside>
   );
 }
