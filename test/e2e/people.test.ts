@@ -107,6 +107,11 @@ describe("people in Chromium", () => {
     await cardItem(page, "Copy email").click();
     await card(page).locator("[role=status] >> text=Email copied to the clipboard").waitFor();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), "desdemona@zulip.com");
+    // Where the page has no clipboard (plain HTTP on a LAN), the address is selected to copy by hand.
+    await page.evaluate(() => Object.defineProperty(navigator, "clipboard", { value: undefined, configurable: true }));
+    await cardItem(page, "Copy email").click();
+    await card(page).locator("[role=status] >> text=Selected: copy it with Ctrl+C").waitFor();
+    assert.equal(await page.evaluate(() => getSelection()?.toString().trim()), "desdemona@zulip.com");
     await cardItem(page, "View messages sent").click();
     await page.waitForFunction((who) => location.hash.startsWith(`#narrow/sender/${who}-`), ids[DESDEMONA]);
     await card(page).waitFor({ state: "detached" });
