@@ -192,6 +192,7 @@ describe("channels: browse, create and settings in Chromium", () => {
     await verona.locator(".channel-menu-button").click();
     await page.getByRole("menuitem", { name: "Channel settings" }).click();
     await page.locator(".channel-settings h3", { hasText: "Verona" }).waitFor();
+    await page.getByRole("tab", { name: "Personal" }).click();
     const id = await streamIdOf("Verona");
     await page.locator(`#sub-${id}-color`).fill("#c23b22");
     await page.waitForFunction(() => {
@@ -236,6 +237,7 @@ describe("channels: browse, create and settings in Chromium", () => {
       await page.locator(".channel-settings h3", { hasText: "Rome" }).waitFor();
       await screenshot(page, `channels-browse-${theme}`);
       await row(page, "Venice").locator(".channel-row-settings").click();
+      await page.getByRole("tab", { name: "Personal" }).click();
       await page.locator(".channel-personal").waitFor();
       await screenshot(page, `channels-settings-${theme}`);
       await page.getByRole("button", { name: "+ New channel" }).click();
@@ -247,6 +249,7 @@ describe("channels: browse, create and settings in Chromium", () => {
       await row(page, "Rome").waitFor();
       await screenshot(page, `channels-browse-${theme}-phone`);
       await row(page, "Venice").click({ position: { x: 5, y: 5 } });
+      await page.getByRole("tab", { name: "Personal" }).click();
       await page.locator(".channel-personal").waitFor();
       await screenshot(page, `channels-settings-${theme}-phone`);
       await page.locator(".channels-back").click();

@@ -162,6 +162,17 @@ describe("search and overlay URLs in Chromium", () => {
     await page.getByRole("button", { name: "Settings of Verona" }).click();
     await page.locator(".channel-settings[aria-label='Channel Verona']").waitFor();
     assert.match(page.url(), new RegExp(`#channels/${verona}/Verona/general$`));
+    await page.getByRole("tab", { name: "Subscribers" }).click();
+    await page.locator(".channel-subscribers li", { hasText: "King Hamlet" }).waitFor();
+    assert.match(page.url(), new RegExp(`#channels/${verona}/Verona/subscribers$`));
+    await page.getByRole("tab", { name: "Personal" }).click();
+    await page.locator(".channel-personal").waitFor();
+    assert.match(page.url(), new RegExp(`#channels/${verona}/Verona/personal$`));
+    await shots(page, "channels-url-personal");
+    await page.goBack();
+    await page.locator(".channel-subscribers").waitFor();
+    await page.goBack();
+    await page.locator(".channel-facts").waitFor();
 
     await page.goBack();
     await page.locator(".channel-settings").waitFor({ state: "detached" });

@@ -55,6 +55,10 @@ export function pushHash(hash: string): void {
   if (window.location.hash !== hash) history.pushState(null, "", hash);
 }
 
+export function replaceHash(hash: string): void {
+  if (window.location.hash !== hash) history.replaceState(null, "", hash);
+}
+
 export function goTo(place: Place): void {
   pushHash(placeToHash(place, namer));
   show(place);

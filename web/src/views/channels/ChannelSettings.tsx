@@ -1,10 +1,14 @@
 /**
- * One channel beside the list: what it is (description, access, who may post, subscribers) and,
- * for a subscriber, their own settings for it: colour, muting, pinning and notifications. Each
- * change is sent at once; the `subscription` update event brings it back into the model.
+ * One channel beside the list, in Zulip's three sections: General (description, access, who may
+ * post, how many subscribe), Personal (a subscriber's own colour, muting, pinning and
+ * notifications) and Subscribers (who they are). Each change is sent at once; the `subscription`
+ * update event brings it back into the model.
  */
 import { useState } from "preact/hooks";
-import { model, type Subscription } from "../../model";
+import { api } from "../../api";
+import { model, userName, type Subscription } from "../../model";
+import { useFetched } from "../../components/useFetched";
+import type { ChannelSection } from "../../state/hash";
 import { ErrorLine } from "../../components/DialogActions";
 import { Rendered } from "../../components/Rendered";
 import { NOTIFICATIONS, groupSettingText, privacyLabel, privacyOf, PRIVACY_CHOICES, subscriberCount } from "./channelInfo";
@@ -37,7 +41,6 @@ function PersonalSettings({ sub }: { sub: Subscription }) {
   );
   return (
     <section class="channel-personal" aria-label="Personal settings">
-      <h4>Personal settings</h4>
       <div class="channel-color">
         <label for={`sub-${id}-color`}>Channel color</label>
         <input id={`sub-${id}-color`} type="color" value={sixDigits(sub.color)} onChange={(e) => save("color", e.currentTarget.value)} />
@@ -55,7 +58,32 @@ function PersonalSettings({ sub }: { sub: Subscription }) {
   );
 }
 
-export function ChannelSettings({ id }: { id: number }) {
+const SECTIONS: [ChannelSection, string][] = [
+  ["general", "General"],
+  ["personal", "Personal"],
+  ["subscribers", "Subscribers"],
+];
+
+/** Who subscribes, by name, fetched when the section opens. */
+function Subscribers({ id }: { id: number }) {
+  const { value, error } = useFetched(() => api<{ subscribers: number[] }>("GET", `/streams/${id}/members`), [id]);
+  if (error) return <p class="channels-hint">{error}</p>;
+  if (!value) return <p class="channels-hint">Loading…</p>;
+  const people = value.subscribers.map((u) => ({ id: u, name: userName(u), email: model.users.get(u)?.email ?? "" })).sort((a, b) => a.name.localeCompare(b.name));
+  if (!people.length) return <p class="channels-hint">Nobody is subscribed.</p>;
+  return (
+    <ul class="channel-subscribers" aria-label="Subscribers">
+      {people.map((p) => (
+        <li key={p.id}>
+          <span class="channel-subscriber-name">{p.name}</span>
+          {p.email && <span class="channels-hint">{p.email}</span>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ChannelSettings({ id, section, onSection }: { id: number; section: ChannelSection; onSection: (section: ChannelSection) => void }) {
   const s = model.streams.get(id);
   if (!s) return <p class="channels-hint">This channel no longer exists or is no longer visible to you.</p>;
   const sub = model.subs.get(id);
@@ -72,28 +100,44 @@ export function ChannelSettings({ id }: { id: number }) {
         </h3>
         <SubscribeButton stream={s} />
       </header>
-      {s.rendered_description ? <Rendered class="channel-settings-description" html={s.rendered_description} /> : <p class="channels-hint">No description.</p>}
-      <dl class="channel-facts">
-        <dt>Access</dt>
-        <dd>
-          {privacyLabel(privacy)}. <span class="channels-hint">{PRIVACY_CHOICES.find((c) => c.value === privacy)!.hint}</span>
-        </dd>
-        {s.can_send_message_group !== undefined && (
+      <div class="channel-sections" role="tablist" aria-label="Channel settings sections">
+        {SECTIONS.map(([key, label]) => (
+          <button key={key} type="button" role="tab" id={`channel-section-${key}`} aria-selected={section === key} aria-controls="channel-section" onClick={() => section !== key && onSection(key)}>
+            {label}
+          </button>
+        ))}
+      </div>
+      <div id="channel-section" role="tabpanel" aria-labelledby={`channel-section-${section}`}>
+        {section === "general" ? (
           <>
-            <dt>Who can post</dt>
-            <dd>{groupSettingText(s.can_send_message_group)}</dd>
+            {s.rendered_description ? <Rendered class="channel-settings-description" html={s.rendered_description} /> : <p class="channels-hint">No description.</p>}
+            <dl class="channel-facts">
+              <dt>Access</dt>
+              <dd>
+                {privacyLabel(privacy)}. <span class="channels-hint">{PRIVACY_CHOICES.find((c) => c.value === privacy)!.hint}</span>
+              </dd>
+              {s.can_send_message_group !== undefined && (
+                <>
+                  <dt>Who can post</dt>
+                  <dd>{groupSettingText(s.can_send_message_group)}</dd>
+                </>
+              )}
+              {count !== undefined && (
+                <>
+                  <dt>Subscribers</dt>
+                  <dd>
+                    <PeopleIcon /> {count}
+                  </dd>
+                </>
+              )}
+            </dl>
           </>
+        ) : section === "personal" ? (
+          sub ? <PersonalSettings sub={sub} /> : <p class="channels-hint">Subscribe to choose its color and notifications.</p>
+        ) : (
+          <Subscribers id={id} />
         )}
-        {count !== undefined && (
-          <>
-            <dt>Subscribers</dt>
-            <dd>
-              <PeopleIcon /> {count}
-            </dd>
-          </>
-        )}
-      </dl>
-      {sub ? <PersonalSettings sub={sub} /> : <p class="channels-hint">Subscribe to choose its color and notifications.</p>}
+      </div>
     </article>
   );
 }

@@ -14,7 +14,7 @@ import { channelMatches, creatablePrivacies, privacyOf, subscriberCount } from "
 import { ChannelSettings } from "./ChannelSettings";
 import { CreateChannel } from "./CreateChannel";
 import { PeopleIcon, PrivacyIcon } from "./icons";
-import { closeChannels, overlay, showPane, showTab } from "./overlay";
+import { closeChannels, followPane, overlay, showPane, showTab } from "./overlay";
 import { ChannelLink, SubscribeButton } from "./parts";
 import "../../components/dialog.css";
 import "./channels.css";
@@ -25,7 +25,8 @@ function ChannelRow({ stream, selected }: { stream: Stream; selected: boolean })
   const sub = model.subs.get(stream.stream_id);
   const count = subscriberCount(stream.stream_id);
   const people = `${count} subscriber${count === 1 ? "" : "s"}`;
-  const select = () => showPane({ kind: "channel", id: stream.stream_id });
+  const pane = { kind: "channel", id: stream.stream_id, section: "general" } as const;
+  const select = () => showPane(pane);
   return (
     <li
       class={`channel-row${selected ? " selected" : ""}${sub ? " subscribed" : ""}`}
@@ -41,7 +42,7 @@ function ChannelRow({ stream, selected }: { stream: Stream; selected: boolean })
           stream={stream}
           class="channel-row-name"
           // On a wide screen the pane follows the keyboard through the list, unless a new channel is being written.
-          onFocus={() => wide() && overlay.pane.kind !== "create" && !selected && select()}
+          onFocus={() => wide() && overlay.pane.kind !== "create" && !selected && followPane(pane)}
         >
           {stream.name}
         </ChannelLink>
@@ -126,7 +127,7 @@ function Browser() {
           </button>
         )}
         {pane.kind === "channel" ? (
-          <ChannelSettings id={pane.id} />
+          <ChannelSettings id={pane.id} section={pane.section} onSection={(section) => showPane({ ...pane, section })} />
         ) : pane.kind === "create" ? (
           <CreateChannel onCancel={() => showPane({ kind: "none" })} />
         ) : (

@@ -5,11 +5,11 @@
  * through `followChannelsRoute`. The overlay re-renders with the model.
  */
 import { changed, model } from "../../model";
-import { leaveOverlay, namer, pushHash } from "../../navigate";
-import { channelsHash, type ChannelsRoute } from "../../state/hash";
+import { leaveOverlay, namer, pushHash, replaceHash } from "../../navigate";
+import { channelsHash, type ChannelSection, type ChannelsRoute } from "../../state/hash";
 
 export type Tab = "subscribed" | "all";
-export type Pane = { kind: "none" } | { kind: "channel"; id: number } | { kind: "create" };
+export type Pane = { kind: "none" } | { kind: "channel"; id: number; section: ChannelSection } | { kind: "create" };
 
 export const overlay = {
   open: false,
@@ -20,7 +20,7 @@ export const overlay = {
 function route(): ChannelsRoute {
   const { pane, tab } = overlay;
   if (pane.kind === "create") return { tab: "new" };
-  if (pane.kind === "channel") return { tab: "channel", id: pane.id, section: "general" };
+  if (pane.kind === "channel") return { tab: "channel", id: pane.id, section: pane.section };
   return { tab };
 }
 
@@ -37,7 +37,7 @@ export function openChannels(tab: Tab, pane: Pane = { kind: "none" }): void {
   pushHash(channelsHash(route(), namer));
 }
 
-export const openChannelSettings = (id: number) => openChannels("subscribed", { kind: "channel", id });
+export const openChannelSettings = (id: number) => openChannels("subscribed", { kind: "channel", id, section: "general" });
 export const openCreateChannel = () => openChannels("all", { kind: "create" });
 
 /** Shows what a URL names (Back, Forward, a pasted URL) without adding to the history. */
@@ -45,7 +45,7 @@ export function followChannelsRoute(r: ChannelsRoute): void {
   if (r.tab === "subscribed" || r.tab === "all") return place(r.tab, { kind: "none" });
   // Opened from a URL, the list beside a channel is the one that holds it.
   const tab = overlay.open ? overlay.tab : r.tab === "channel" && model.subs.has(r.id) ? "subscribed" : "all";
-  place(tab, r.tab === "channel" ? { kind: "channel", id: r.id } : { kind: "create" });
+  place(tab, r.tab === "channel" ? { kind: "channel", id: r.id, section: r.section } : { kind: "create" });
 }
 
 /** Closes the overlay where the URL has already moved on (a followed link, Back). */
@@ -63,6 +63,12 @@ export function closeChannels(): void {
 }
 
 export const showPane = (pane: Pane) => openChannels(overlay.tab, pane);
+
+/** The pane following the keyboard through the list: the URL follows too, without an entry per row. */
+export function followPane(pane: Pane): void {
+  place(overlay.tab, pane);
+  replaceHash(channelsHash(route(), namer));
+}
 
 /** A tab is a list of its own: the pane beside it closes. */
 export const showTab = (tab: Tab) => openChannels(tab);
