@@ -15,7 +15,6 @@ const ctx: SuggestContext = {
     { id: 10, name: "King Hamlet", email: "hamlet@zulip.com" },
     { id: 11, name: "Othello, the Moor of Venice", email: "othello@zulip.com" },
   ],
-  myEmail: "hamlet@zulip.com",
 };
 
 const texts = (text: string) => suggest(text, ctx).map((s) => s.text);

@@ -23,7 +23,6 @@ export interface SuggestContext {
   topics(channelId: number): string[];
   /** Active people, oneself included. */
   people: SuggestPerson[];
-  myEmail: string;
 }
 
 export interface Suggestion {
@@ -114,7 +113,7 @@ function personName(email: string, ctx: SuggestContext): string {
 }
 
 /** What a finished term finds, as a sentence ("Messages from Iago"). */
-export function describeTerm(operator: string, operand: string, ctx: SuggestContext, channel?: SuggestChannel): string {
+function describeTerm(operator: string, operand: string, ctx: SuggestContext, channel?: SuggestChannel): string {
   const op = ALIASES[lower(operator)] ?? lower(operator);
   switch (op) {
     case "channel":

@@ -64,9 +64,9 @@ const SECTIONS: [ChannelSection, string][] = [
   ["subscribers", "Subscribers"],
 ];
 
-/** Who subscribes, by name, fetched when the section opens. */
+/** Who subscribes, by name, fetched when the section opens and again as the count changes (peer events). */
 function Subscribers({ id }: { id: number }) {
-  const { value, error } = useFetched(() => api<{ subscribers: number[] }>("GET", `/streams/${id}/members`), [id]);
+  const { value, error } = useFetched(() => api<{ subscribers: number[] }>("GET", `/streams/${id}/members`), [id, subscriberCount(id)]);
   if (error) return <p class="channels-hint">{error}</p>;
   if (!value) return <p class="channels-hint">Loading…</p>;
   const people = value.subscribers.map((u) => ({ id: u, name: userName(u), email: model.users.get(u)?.email ?? "" })).sort((a, b) => a.name.localeCompare(b.name));

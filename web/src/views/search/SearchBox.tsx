@@ -25,7 +25,6 @@ function context(): SuggestContext {
       .filter((u) => u.is_active)
       .map((u) => ({ id: u.user_id, name: u.full_name, email: u.email }))
       .sort(byName),
-    myEmail: model.me.email,
   };
 }
 
@@ -132,6 +131,7 @@ export function SearchBox() {
         spellcheck={false}
         placeholder="Search (channel: topic: sender: is:starred …)"
         role="combobox"
+        // Preact's types ask a combobox input for a datalist; the list here is the listbox below.
         list={undefined}
         aria-autocomplete="list"
         aria-expanded={shown}
