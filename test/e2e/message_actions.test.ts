@@ -408,6 +408,21 @@ describe("message and topic actions in Chromium", () => {
     await hamlet.context.close();
   });
 
+  scenario("messages moved into the topic in view join it in order, without a reload", async () => {
+    const early = await send(IAGO, CHANNEL, "merge source", "Written first, elsewhere");
+    const target = await send(IAGO, CHANNEL, "merge target", "Already here");
+    const hamlet = await open(HAMLET, topicUrl(channelId, "merge source"));
+    await row(hamlet.page, early).waitFor();
+    await hamlet.page.goto(topicUrl(channelId, "merge target"));
+    await row(hamlet.page, target).waitFor();
+    await call(IAGO, "PATCH", `/messages/${early}`, { topic: "merge target", propagate_mode: "change_all" });
+    await row(hamlet.page, early).waitFor();
+    const order = await hamlet.page.locator(".feed .message").evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-id"))));
+    // After them, the notice of the move that Zulip posts in the topic that received it.
+    assert.deepEqual(order.slice(0, 2), [early, target]);
+    await hamlet.context.close();
+  });
+
   scenario("when the organization keeps moving and resolving to administrators, a member's topic menu stops offering them, live", async () => {
     const id = await send(IAGO, CHANNEL, "restricted", "Who may move me?");
     const { context, page } = await open(HAMLET, topicUrl(channelId, "restricted"));

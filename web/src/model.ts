@@ -399,10 +399,11 @@ export function applyEvent(e: Record<string, any>): void {
       }
       if (e.subject !== undefined || e.new_stream_id !== undefined) {
         // A moved message may leave or join the narrow in view.
-        model.list.ids = model.list.ids.filter((id) => {
+        const stays = model.list.ids.filter((id) => {
           const m = model.messages.get(id);
           return !m || matchesNarrow(m, model.narrow, model.me.user_id);
         });
+        model.list.ids = joinList(stays, ids.filter((id) => model.messages.has(id) && matchesNarrow(model.messages.get(id)!, model.narrow, model.me.user_id)));
       }
       break;
     }
@@ -557,6 +558,18 @@ export function applyEvent(e: Record<string, any>): void {
       return;
   }
   changed();
+}
+
+/**
+ * The list with messages that joined its narrow, in order; only those within the span it has
+ * loaded, since a gap the list has not fetched must stay a gap.
+ */
+function joinList(list: number[], joining: number[]): number[] {
+  const have = new Set(list);
+  const first = model.list.foundOldest ? -Infinity : (list[0] ?? Infinity);
+  const last = model.list.foundNewest ? Infinity : (list.at(-1) ?? -Infinity);
+  const fresh = joining.filter((id) => !have.has(id) && id >= first && id <= last);
+  return fresh.length ? [...list, ...fresh].sort((a, b) => a - b) : list;
 }
 
 /** Whether a topic change only resolved or unresolved the topic, which Zulip does not count as moving. */

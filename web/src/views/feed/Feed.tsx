@@ -85,8 +85,9 @@ function lowerBound(ids: number[], id: number): number {
 export function Feed() {
   const scroller = useRef<HTMLDivElement>(null);
   const [, rerender] = useState(0);
-  // The window: from `first` to `last`; `last` null means "through the newest loaded".
-  const win = useRef({ first: 0, last: null as number | null, opened: -1 });
+  // The window: from `first` to `last`; `last` null means "through the newest loaded", `first`
+  // null "from the oldest there is", so messages moved in before the first shown still show.
+  const win = useRef({ first: 0 as number | null, last: null as number | null, opened: -1 });
   const placeSelected = useRef(false);
   const anchor = useRef<{ id: number; top: number } | null>(null);
   const stick = useRef(false);
@@ -97,16 +98,20 @@ export function Feed() {
   // unread, or the one a link named), and the reader is placed at it.
   if (win.current.opened !== list.opened && !list.loading) {
     const at = Math.max(0, ids.indexOf(model.selectedId));
-    win.current = { first: ids[Math.max(0, at - STEP)] ?? 0, last: null, opened: list.opened };
+    win.current = { first: firstFrom(at - STEP), last: null, opened: list.opened };
     placeSelected.current = true;
     stick.current = list.foundNewest && at >= ids.length - 1;
   }
-  const setWindow = (first: number, last: number | null) => {
+  function firstFrom(index: number): number | null {
+    return index <= 0 && list.foundOldest ? null : (ids[Math.max(0, index)] ?? 0);
+  }
+  const setWindow = (first: number | null, last: number | null) => {
     win.current = { ...win.current, first, last };
     rerender((n) => n + 1);
   };
 
-  let start = win.current.first ? lowerBound(ids, win.current.first) : Math.max(0, ids.length - STEP);
+  const first = win.current.first;
+  let start = first === null ? 0 : first ? lowerBound(ids, first) : Math.max(0, ids.length - STEP);
   let end = win.current.last === null ? ids.length : Math.min(ids.length, lowerBound(ids, win.current.last) + 1);
   if (end - start > WINDOW) {
     if (win.current.last === null) start = end - WINDOW;
@@ -181,7 +186,7 @@ export function Feed() {
       if (start > 0) {
         keepPlace();
         const nextStart = Math.max(0, start - STEP);
-        setWindow(ids[nextStart], end - nextStart > WINDOW ? ids[nextStart + WINDOW - 1] : win.current.last);
+        setWindow(firstFrom(nextStart), end - nextStart > WINDOW ? ids[nextStart + WINDOW - 1] : win.current.last);
       } else if (!list.foundOldest && !list.loading) {
         keepPlace();
         setWindow(ids[0] ?? 0, win.current.last);
