@@ -185,6 +185,10 @@ export async function doCreateBot(app: AppContext, caller: Caller, req: CreateBo
     }
 
     await notifyCreatedUser(tx, app, events, realm, bot);
+    const everyone = (await activeRealmUsers(tx, realm.id)).map((u) => u.id);
+    for (const { group_id } of await tx.selectFrom("user_group_members").select("group_id").where("user_id", "=", bot.id).orderBy("group_id").execute()) {
+      events.send({ realmId: realm.id, event: { type: "user_group", op: "add_members", group_id, user_ids: [bot.id] }, userIds: everyone });
+    }
     const extras = await extrasOf(tx, bot);
     events.send({
       realmId: realm.id,
@@ -241,24 +245,33 @@ export interface UpdateBotRequest {
   defaultAllPublicStreams?: boolean;
 }
 
-/** Zulip's do_change_bot_owner: the old owner loses the bot from their list, the new one gains it, the rest hear of the change. */
+/** Zulip's do_change_bot_owner: the new owner is written, then its events sent. */
 async function changeBotOwnerInTx(tx: Tx, events: PendingEvents, realm: Realm, bot: UserRow, owner: UserRow): Promise<UserRow> {
   const previous = bot.bot_owner_id === null ? undefined : await getRealmUser(tx, realm.id, bot.bot_owner_id);
   await tx.updateTable("users").set({ bot_owner_id: owner.id }).where("id", "=", bot.id).execute();
   const updated = { ...bot, bot_owner_id: owner.id };
-  let informed = await botAdministratorIds(tx, realm, updated);
+  await sendBotOwnerUpdateEvents(tx, events, realm, updated, owner, previous);
+  return updated;
+}
+
+/**
+ * Zulip's send_bot_owner_update_events: the old owner loses the bot from their list, the new one
+ * gains it, the other administrators hear of the new owner, and everyone of the user's new
+ * bot_owner_id. Administrators keep every bot, so they get updates, never a delete or an add.
+ */
+export async function sendBotOwnerUpdateEvents(tx: Tx, events: PendingEvents, realm: Realm, bot: UserRow, owner: UserRow, previous: UserRow | undefined): Promise<void> {
+  let informed = await botAdministratorIds(tx, realm, bot);
   if (previous && !isAdmin(previous.role)) {
     events.send({ realmId: realm.id, event: { type: "realm_bot", op: "delete", bot: { user_id: bot.id } }, userIds: [previous.id] });
     informed = informed.filter((id) => id !== previous.id);
   }
   if (!isAdmin(owner.role)) {
-    events.send({ realmId: realm.id, event: { type: "realm_bot", op: "add", bot: botDict(updated, await extrasOf(tx, updated)) }, userIds: [owner.id] });
+    events.send({ realmId: realm.id, event: { type: "realm_bot", op: "add", bot: botDict(bot, await extrasOf(tx, bot)) }, userIds: [owner.id] });
     informed = informed.filter((id) => id !== owner.id);
   }
   events.send({ realmId: realm.id, event: { type: "realm_bot", op: "update", bot: { user_id: bot.id, owner_id: owner.id } }, userIds: informed });
   const everyone = (await activeRealmUsers(tx, realm.id)).map((u) => u.id);
   await sendUserUpdate(tx, events, realm, bot, { bot_owner_id: owner.id }, everyone);
-  return updated;
 }
 
 /** PATCH /bots/{id}: name, role, owner, default channels, service and configuration, in Zulip's order. */

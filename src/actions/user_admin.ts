@@ -35,7 +35,7 @@ import { allChannelAudiences, announceChannelAudienceChanges } from "./channel_v
 import { sendPeerEvents } from "./subscriptions.js";
 import { updateProfileDataInTx, type ProfileDataEntry } from "./custom_profile_fields.js";
 import { canChangeUserEmails } from "./users.js";
-import { checkBotReactivation, sendBotUpdate } from "./bots.js";
+import { checkBotReactivation, sendBotOwnerUpdateEvents, sendBotUpdate } from "./bots.js";
 
 const noSuchUser = () => badRequest("No such user");
 const insufficientPermission = () => badRequest("Insufficient permission");
@@ -310,12 +310,20 @@ export async function doDeactivateOwnUser(app: AppContext, caller: Caller): Prom
 export async function doReactivateUser(app: AppContext, caller: Caller, userId: number): Promise<void> {
   const { realm } = caller;
   await runAction(app, async (tx, events) => {
-    const target = await accessUserForAdmin(tx, caller, userId, { allowDeactivated: true, allowBots: true });
+    let target = await accessUserForAdmin(tx, caller, userId, { allowDeactivated: true, allowBots: true });
     if (target.is_bot === 1) await checkBotReactivation(tx, caller, target);
     await updateUser(tx, target.id, { is_active: 1 });
+    // A bot whose owner has left comes back owned by whoever brings it back.
+    const leftOwner = target.bot_owner_id === null ? undefined : await getRealmUser(tx, realm.id, target.bot_owner_id);
+    const ownerChanged = target.is_bot === 1 && leftOwner !== undefined && leftOwner.is_active !== 1;
+    if (ownerChanged) {
+      await tx.updateTable("users").set({ bot_owner_id: caller.user.id }).where("id", "=", target.id).execute();
+      target = { ...target, bot_owner_id: caller.user.id };
+    }
     await sendUserUpdate(tx, events, realm, target, { is_active: true });
     if (target.is_bot === 1) {
       await sendBotUpdate(tx, events, realm, target, { is_active: true });
+      if (ownerChanged) await sendBotOwnerUpdateEvents(tx, events, realm, target, caller.user, leftOwner);
     } else {
       const admins = (await activeRealmUsers(tx, realm.id)).filter((u) => isAdmin(u.role) && u.is_bot === 0).map((u) => u.id);
       events.send({

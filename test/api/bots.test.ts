@@ -38,10 +38,10 @@ async function ok(r: Promise<ApiResponse>): Promise<Record<string, any>> {
   return res.body;
 }
 
-/** Event queues for every user of the organization, so a test can read who heard what. */
-async function queuesFor(t: TestRealm, eventTypes: string[]): Promise<Map<TestUser, string>> {
+/** Event queues for every user of the organization (or of `users`), so a test can read who heard what. */
+async function queuesFor(t: TestRealm, eventTypes: string[], users = everyone(t)): Promise<Map<TestUser, string>> {
   const out = new Map<TestUser, string>();
-  for (const u of everyone(t)) out.set(u, (await ok(as(u).post("/register", { event_types: eventTypes }))).queue_id);
+  for (const u of users) out.set(u, (await ok(as(u).post("/register", { event_types: eventTypes }))).queue_id);
   return out;
 }
 
@@ -83,7 +83,7 @@ async function refused(attempt: () => Promise<ApiResponse>, msg: string, code = 
 describe("POST /bots", () => {
   test("a member creates a generic bot: its address, owner and key; everyone hears of the user, its administrators of the bot", async () => {
     const t = await freshRealm();
-    const queues = await queuesFor(t, ["realm_user", "realm_bot"]);
+    const queues = await queuesFor(t, ["realm_user", "realm_bot", "user_group"]);
     const body = await ok(as(t.member).post("/bots", { full_name: "  Helper Bot ", short_name: " helper " }));
     assert.match(body.api_key, /^[A-Za-z0-9]{32}$/);
     assert.equal(body.default_sending_stream, null);
@@ -101,6 +101,11 @@ describe("POST /bots", () => {
       ids(everyone(t)),
     );
     assert.deepEqual(audience(events, (e) => e.type === "realm_bot" && e.op === "add"), ids([t.owner, t.admin, t.member]));
+    const members = (await systemGroupIds(srv.app.db, t.realm.id)).get("role:members");
+    assert.deepEqual(
+      audience(events, (e) => e.type === "user_group" && e.op === "add_members" && e.group_id === members && e.user_ids[0] === body.user_id),
+      ids(everyone(t)),
+    );
     const added = events.get(t.member.id)!.find((e) => e.type === "realm_bot")!;
     assert.deepEqual(added.bot, {
       email: user.email,
@@ -351,6 +356,21 @@ describe("DELETE /bots/{bot_id} and reactivation", () => {
     await ok(as(t.member).post(`/users/${bot.id}/reactivate`));
     expectSuccess(await api.as(bot).get("/users/me"));
     await ok(as(t.admin).delete(`/bots/${bot.id}`));
+  });
+
+  test("a bot whose owner left comes back owned by whoever reactivates it", async () => {
+    const t = await freshRealm();
+    const bot = await createBot(t.member, { full_name: "Mine", short_name: "mine" });
+    await ok(as(t.admin).delete(`/users/${t.member.id}`));
+    assert.equal((await ok(as(t.admin).get(`/users/${bot.id}`))).user.is_active, false, "a person's bots leave with them");
+    const stayed = everyone(t).filter((u) => u !== t.member);
+    const queues = await queuesFor(t, ["realm_user", "realm_bot"], stayed);
+    await ok(as(t.admin).post(`/users/${bot.id}/reactivate`));
+    assert.equal((await ok(as(t.owner).get(`/users/${bot.id}`))).user.bot_owner_id, t.admin.id);
+    const events = await heard(queues);
+    assert.deepEqual(audience(events, (e) => e.type === "realm_bot" && e.op === "update" && e.bot.owner_id === t.admin.id), ids([t.owner, t.admin]));
+    assert.deepEqual(audience(events, (e) => e.type === "realm_user" && e.person.bot_owner_id === t.admin.id), ids(stayed));
+    assert.deepEqual(audience(events, (e) => e.type === "realm_bot" && e.op === "add"), []);
   });
 
   test("reactivating a bot whose name an active user took is refused", async () => {
