@@ -7,6 +7,7 @@ import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm
 import { runAction } from "../../src/actions/run.js";
 import { createUserInTx } from "../../src/actions/users.js";
 import { Role } from "../../src/domain/roles.js";
+import { integrationNamed } from "../../src/integrations/registry.js";
 
 let srv: TestServer;
 let t: TestRealm;
@@ -242,5 +243,71 @@ describe("payloads and filters", () => {
     r = await hook("slack_incoming", { query: { api_key: hookBot.apiKey, stream: "general" }, body: JSON.stringify({ text: "plain" }) });
     m = await lastMessage(t.member);
     assert.equal(m!.subject, "");
+  });
+});
+
+describe("Zulip's webhook error replies (through GitHub's integration)", () => {
+  const skip = integrationNamed("github") ? false : "GitHub is not in the registry";
+
+  test("an event the integration does not report is a success carrying the error code", { skip }, async () => {
+    const before = await messageCount();
+    const r = await hook("github", { query: { api_key: hookBot.apiKey, stream: "general" }, body: "{}", headers: { "X-GitHub-Event": "made_up_event" } });
+    assert.equal(r.status, 200);
+    assert.equal(r.body.result, "success");
+    assert.equal(r.body.code, "UNSUPPORTED_WEBHOOK_EVENT_TYPE");
+    assert.equal(r.body.webhook_name, "GitHub");
+    assert.equal(typeof r.body.event_type, "string");
+    assert.equal(r.body.msg, `The '${r.body.event_type}' event isn't currently supported by the GitHub webhook; ignoring`);
+    assert.equal(await messageCount(), before);
+  });
+
+  test("a missing event header: 400, and Notification Bot tells the bot's owner", async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const other = await runAction(srv.app, (tx) =>
+      createUserInTx(tx, srv.app, t.realm, { email: "header-bot@zulip.example.com", fullName: "Header Bot", role: Role.MEMBER, isBot: true, botType: 2, botOwnerId: t.admin.id }),
+    );
+    const r = await hook("github", { query: { api_key: other.api_key, stream: "general" }, body: "{}" });
+    assert.equal(r.status, 400);
+    assert.deepEqual(r.body, { result: "error", msg: "Missing the HTTP event header 'X-GitHub-Event'", code: "MISSING_HTTP_EVENT_HEADER", header: "X-GitHub-Event" });
+    const notice = await lastMessage(t.admin, [{ operator: "is", operand: "dm" }]);
+    assert.equal(notice!.sender_email, "notification-bot@zulip.com");
+    assert.match(notice!.content, /^Hi there!  Your bot Header Bot just sent an HTTP request to \/api\/v1\/external\/github that\nis missing the HTTP X-GitHub-Event header\./);
+  });
+
+  test("a payload the integration cannot read: Unable to parse request", { skip }, async () => {
+    const r = await hook("github", { query: { api_key: hookBot.apiKey, stream: "general" }, body: "[1]", headers: { "X-GitHub-Event": "push" } });
+    assert.equal(r.status, 400);
+    assert.deepEqual(r.body, { result: "error", msg: "Unable to parse request: Did GitHub generate this event?", code: "ANOMALOUS_WEBHOOK_PAYLOAD", webhook_name: "GitHub" });
+  });
+});
+
+describe("requests", () => {
+  test("HEAD (a service checking the URL) answers success without posting", async () => {
+    const before = await messageCount();
+    const res = await fetch(`${srv.url}/api/v1/external/json?api_key=${hookBot.apiKey}&stream=general`, { method: "HEAD" });
+    assert.equal(res.status, 200);
+    assert.equal(await messageCount(), before);
+  });
+
+  test("GET with the payload in the query works as Zulip's URL patterns allow", async () => {
+    const q = new URLSearchParams({ api_key: hookBot.apiKey, stream: "general", topic: "got", payload: JSON.stringify({ text: "via GET" }) });
+    const res = await fetch(`${srv.url}/api/v1/external/slack_incoming?${q}`);
+    assert.equal(res.status, 200);
+    const m = await lastMessage(t.member);
+    assert.equal(m!.content, "via GET");
+  });
+
+  test("an oversized body is refused before any work", async () => {
+    const r = await hook("json", { query: { api_key: hookBot.apiKey, stream: "general" }, body: "[" + "1,".repeat(6 * 1024 * 1024) + "1]" });
+    assert.equal(r.status, 413);
+    assert.equal(r.body.result, "error");
+  });
+
+  test("a content longer than Zulip's limit is cut with its notice", async () => {
+    const r = await hook("slack_incoming", { query: { api_key: hookBot.apiKey, stream: "general" }, body: JSON.stringify({ text: "x".repeat(12000) }) });
+    assert.equal(r.body.result, "success");
+    const m = await lastMessage(t.member);
+    assert.equal([...m!.content].length, 10000);
+    assert.ok(m!.content.endsWith("\n[message truncated]"));
   });
 });
