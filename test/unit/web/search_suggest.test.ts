@@ -26,11 +26,18 @@ test("the word being typed is the text after the last space outside quotes", () 
   assert.deepEqual(splitLastWord("is:starred "), { before: "is:starred ", word: "" });
 });
 
-test("an empty box offers the common filters; a finished word offers nothing more", () => {
+test("an empty box offers the common filters; after a finished term, the channel's topics and the filters not used yet", () => {
   const first = suggest("", ctx);
   assert.ok(first.some((s) => s.text === "is:dm" && s.description === "Direct messages"));
   assert.ok(first.some((s) => s.text === "is:starred" && s.complete));
-  assert.deepEqual(suggest("is:starred ", ctx), []);
+  const after = texts("is:starred ");
+  assert.ok(after.includes("is:starred is:unread"));
+  assert.ok(!after.includes("is:starred is:starred"), "a filter already there is not offered again");
+  const inVerona = suggest("channel:Verona ", ctx);
+  assert.deepEqual(inVerona.slice(0, 3).map((s) => s.description), ["Channel Verona > topic castle walls", "Channel Verona > topic castle", "Channel Verona > topic lunch"]);
+  assert.equal(inVerona[0].text, 'channel:Verona topic:"castle walls"');
+  assert.ok(!texts("channel:Verona topic:lunch ").some((t) => t.includes("castle")), "no second topic");
+  assert.equal(suggest("channel:Verona ", ctx).length, 10);
 });
 
 test("a plain word: searching for it first, then the operators, people and channels it begins", () => {

@@ -170,6 +170,26 @@ function operandSuggestions(op: string, typed: string, before: string, ctx: Sugg
   }
 }
 
+/** After a finished term: the topics of the channel named (unless a topic is too), then the common filters not yet used. */
+function nextTerms(before: string, ctx: SuggestContext): Suggestion[] {
+  const channel = channelBefore(before, ctx);
+  const hasTopic = /(?:^|\s)-?(?:topic|subject):/i.test(before);
+  const topics =
+    channel && !hasTopic
+      ? ctx
+          .topics(channel.id)
+          .filter((t) => t !== "")
+          .slice(0, 5)
+          .map((t) => ({ text: `${before}topic:${quoteOperand(t)}`, description: describeTerm("topic", t, ctx, channel), complete: true }))
+      : [];
+  const used = new Set(before.toLowerCase().split(/\s+/));
+  const filters = STARTERS.filter((s) => !used.has(s)).map((s) => {
+    const [op, operand] = s.split(":");
+    return { text: `${before}${s}`, description: describeTerm(op, operand, ctx), complete: true };
+  });
+  return [...topics, ...filters].slice(0, LIMIT);
+}
+
 /**
  * The suggestions for the search text, best first: for a plain word, the text search itself,
  * then the operators, people and channels it begins; for `operator:partial`, the operands that
@@ -183,7 +203,7 @@ export function suggest(text: string, ctx: SuggestContext): Suggestion[] {
       return { text: s, description: describeTerm(op, operand, ctx), complete: true };
     });
   }
-  if (!word) return [];
+  if (!word) return nextTerms(before, ctx);
   const negated = word.startsWith("-") && word.length > 1;
   const bare = negated ? word.slice(1) : word;
   const sign = negated ? "-" : "";
