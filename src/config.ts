@@ -66,6 +66,13 @@ export interface Config {
   trustedProxies: string[];
   /** Uploads and custom emoji in an S3 bucket; unset keeps them under `<dataDir>/uploads`. */
   s3?: S3Config;
+  /**
+   * Networks (CIDR ranges or addresses) that URLs users choose may reach although they are not
+   * public: loopback, private, link-local. Empty by default; see src/outbound/address_policy.ts.
+   */
+  outboundAllowedNetworks: string[];
+  /** Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS: how long a bot's server has to answer. */
+  outgoingWebhookTimeoutMs: number;
 }
 
 export interface S3Config {
@@ -207,6 +214,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxQueuesPerUser: positiveNumber(env.CONFAB_MAX_QUEUES_PER_USER, DEFAULT_MAX_QUEUES_PER_USER),
     trustedProxies: (env.CONFAB_TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     s3: s3FromEnv(env),
+    outboundAllowedNetworks: (env.CONFAB_OUTBOUND_ALLOWED_NETWORKS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    outgoingWebhookTimeoutMs: 1000 * positiveNumber(env.CONFAB_OUTGOING_WEBHOOK_TIMEOUT_SECS, 10),
     ...overrides,
   };
 }
