@@ -15,7 +15,7 @@ import { frozenRealm, getRealm } from "../store/realms.js";
 import { ZulipError, realmDeactivated, userDeactivated } from "../http/errors.js";
 import { getNotificationBot, getRealmUser, type UserRow } from "../store/users.js";
 import type { Realm } from "../store/realms.js";
-import { eventWanted } from "../integrations/outcome.js";
+import { eventWanted, unquote } from "../integrations/outcome.js";
 import {
   AnomalousPayload,
   MissingEventHeader,
@@ -146,7 +146,8 @@ export async function receiveWebhook(
     });
   }
   if (!eventWanted(outcome.event, request.params) || !outcome.messages.length) return {};
-  await postWebhookMessages(app, caller, outcome.messages, target);
+  const twice = (v: string | undefined) => (outcome.unquoteTopic && v !== undefined ? unquote(v) : v);
+  await postWebhookMessages(app, caller, outcome.messages, { ...target, stream: twice(target.stream), topic: twice(target.topic) });
   return {};
 }
 

@@ -28,7 +28,7 @@ export interface WebhookOutcome {
   event?: string;
   /** In order; none means the event is acknowledged and ignored (a branch not followed, an action not reported). */
   messages: WebhookMessage[];
-  /** The service escapes the URL twice (Jira, Harbor, Bitbucket): the URL's `topic` is percent-decoded once more. */
+  /** The service escapes the URL twice (Jira, Harbor, Bitbucket): the URL's `stream` and `topic` are percent-decoded once more. */
   unquoteTopic?: boolean;
 }
 

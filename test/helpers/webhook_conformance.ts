@@ -86,7 +86,8 @@ export async function runCase(setup: ConformanceSetup, name: string, channel: st
   if (res.status !== 200 || reply.result !== "success" || reply.code !== undefined) {
     return { ok: false, detail: `HTTP ${res.status} ${JSON.stringify(reply).slice(0, 300)}` };
   }
-  if (posted !== 1) return { ok: false, detail: `expected one message posted, ${posted} posted` };
+  // As Zulip's check_webhook, the newest message is compared: one payload may post several (PagerDuty v1).
+  if (posted < 1) return { ok: false, detail: "expected a message posted, none posted" };
   const got = await new Api(setup.url, setup.reader).get("/messages", {
     anchor: "newest",
     num_before: 1,
