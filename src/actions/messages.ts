@@ -4,6 +4,7 @@ import type { AppContext } from "../context.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
 import type { Notice } from "../events/bus.js";
 import { queueMessagePushNotifications } from "./push_devices.js";
+import { queueOutgoingWebhooks } from "./outgoing_webhooks.js";
 import type { Executor } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
@@ -163,7 +164,7 @@ export async function contentFlagBits(
   rendered: Rendered,
   content: string,
   channelTopic: { stream: StreamRow; topic: string } | null,
-): Promise<(userId: number) => number> {
+): Promise<((userId: number) => number) & { mentioned: ReadonlySet<number> }> {
   const mentioned = new Set(rendered.mentionedUserIds);
   for (const groupId of rendered.mentionedGroupIds) {
     for (const id of await recursiveMemberIds(tx, realm.id, groupId)) mentioned.add(id);
@@ -173,7 +174,7 @@ export async function contentFlagBits(
       ? await topicParticipantIds(tx, channelTopic.stream.id, channelTopic.topic)
       : new Set<number>();
   const alerted = (await realmAlertWordMatcher(app, tx, realm.id))(content);
-  return (userId) => {
+  const flagsOf = (userId: number) => {
     let flags = 0;
     if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
     if (alerted.has(userId)) flags |= FLAG_BITS.has_alert_word;
@@ -181,6 +182,8 @@ export async function contentFlagBits(
     if (topicParticipants.has(userId) || (rendered.topicWildcardMentioned && !channelTopic)) flags |= FLAG_BITS.topic_wildcard_mentioned;
     return flags;
   };
+  // Outgoing-webhook bots are triggered by mentions whether or not they receive the message.
+  return Object.assign(flagsOf, { mentioned });
 }
 
 /**
@@ -274,11 +277,17 @@ export async function sendMessageInTx(
   };
   events.send(notice);
   await queueMessagePushNotifications(app, tx, events, notice);
+  await queueOutgoingWebhooks(app, tx, events, realm, sender, target, contentFlags.mentioned, () => ({
+    ...formatMessage(message, ctx, OUTGOING_WEBHOOK_FORMAT),
+    rendered_content: message.rendered_content,
+  }));
   return message.id;
 }
 
 /** Message events carry rendered content and full avatar URLs; queues adapt them per client. */
 const EVENT_FORMAT: MessageFormatOptions = { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true };
+/** Bot servers get the Markdown source, with the rendering beside it. */
+const OUTGOING_WEBHOOK_FORMAT: MessageFormatOptions = { applyMarkdown: false, clientGravatar: false, allowEmptyTopicName: true };
 
 export interface SendMessageRequest {
   type: "direct" | "private" | "stream" | "channel";

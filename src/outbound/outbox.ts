@@ -1,5 +1,5 @@
 /**
- * The outbox: emails and calls to the push bouncer that a change implies are stored as jobs in
+ * The outbox: emails, calls to the push bouncer and outgoing webhooks that a change implies are stored as jobs in
  * the change's own transaction, so they exist exactly when it committed, and the outbox worker
  * (src/workers/outbox.ts) of any process makes them, retrying failures with backoff.
  */
@@ -7,12 +7,14 @@ import type { AppContext } from "../context.js";
 import type { PendingEvents, Tx } from "../actions/run.js";
 import type { OutgoingEmail } from "./email.js";
 import { insertOutboxJob } from "../store/outbox.js";
+import type { OutgoingWebhookJob } from "../actions/outgoing_webhooks.js";
 
 /** Each kind of job, with the payload its performer takes. */
 export interface OutboxPayloads {
   email: OutgoingEmail;
   push_message: PushMessageJob;
   push_register: PushRegisterJob;
+  outgoing_webhook: OutgoingWebhookJob;
 }
 export type OutboxKind = keyof OutboxPayloads;
 

@@ -50,3 +50,12 @@ export async function nextOutboxAttemptAt(db: Executor): Promise<number | undefi
     .executeTakeFirst();
   return row?.next === null || row?.next === undefined ? undefined : Number(row.next);
 }
+
+/**
+ * Deletes a job this worker took, inside the transaction that does the job's work, so the work
+ * is committed once: false (and the caller rolls back) if another worker has taken it since.
+ */
+export async function takeOutboxJob(db: Executor, job: OutboxJobRow): Promise<boolean> {
+  const res = await db.deleteFrom("outbox_jobs").where("id", "=", job.id).where("attempts", "=", job.attempts).executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
+}

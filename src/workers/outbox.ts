@@ -10,6 +10,8 @@ import { TimedWorker } from "./timed_worker.js";
 import { onOutboxJobsQueued, type OutboxPayloads } from "../outbound/outbox.js";
 import { claimDueOutboxJobs, deleteOutboxJob, nextOutboxAttemptAt, retryOutboxJobAt, type OutboxJobRow } from "../store/outbox.js";
 import { forwardRegistration, pushMessageTo } from "../actions/push_devices.js";
+import { deliverOutgoingWebhook, outgoingWebhookGivenUp } from "../actions/outgoing_webhooks.js";
+import { MAX_REQUEST_RETRIES } from "../domain/outgoing_webhooks.js";
 
 /** The longest the worker sleeps without looking for jobs. */
 export const POLL_SECONDS = 5;
@@ -24,6 +26,22 @@ const LEASE_MARGIN_SECONDS = 30;
 
 export const retryDelaySeconds = (attempts: number) => RETRY_DELAYS_SECONDS[Math.min(attempts, RETRY_DELAYS_SECONDS.length) - 1];
 
+interface RetryPolicy {
+  maxAttempts: number;
+  delaySeconds(attempts: number): number;
+  /** Done once the last attempt failed, before the job is deleted. */
+  giveUp?(app: AppContext, job: OutboxJobRow, payload: unknown, err: unknown): Promise<void>;
+}
+const DEFAULT_POLICY: RetryPolicy = { maxAttempts: MAX_ATTEMPTS, delaySeconds: retryDelaySeconds };
+/** Zulip puts a failed call straight back on its queue, and reports it after the last retry. */
+const POLICIES: Record<string, RetryPolicy> = {
+  outgoing_webhook: {
+    maxAttempts: 1 + MAX_REQUEST_RETRIES,
+    delaySeconds: () => 0,
+    giveUp: (app, job, payload, err) => outgoingWebhookGivenUp(app, job, payload as OutboxPayloads["outgoing_webhook"], err),
+  },
+};
+
 async function perform(app: AppContext, job: OutboxJobRow): Promise<void> {
   const payload: unknown = JSON.parse(job.payload);
   switch (job.kind) {
@@ -33,6 +51,8 @@ async function perform(app: AppContext, job: OutboxJobRow): Promise<void> {
       return pushMessageTo(app, payload as OutboxPayloads["push_message"]);
     case "push_register":
       return forwardRegistration(app, payload as OutboxPayloads["push_register"]);
+    case "outgoing_webhook":
+      return deliverOutgoingWebhook(app, job, payload as OutboxPayloads["outgoing_webhook"]);
     default:
       // Perhaps queued by a newer version of Confab sharing the database; it may take the job.
       throw new Error(`unknown outbox job kind ${job.kind}`);
@@ -71,11 +91,13 @@ export class OutboxWorker extends TimedWorker {
       await this.withinTimeout(perform(this.app, job));
     } catch (err) {
       const context = { err, job_id: job.id, kind: job.kind, attempts: job.attempts };
-      if (job.attempts >= MAX_ATTEMPTS) {
+      const policy = POLICIES[job.kind] ?? DEFAULT_POLICY;
+      if (job.attempts >= policy.maxAttempts) {
         log.error(context, "outbox job given up");
+        await policy.giveUp?.(this.app, job, JSON.parse(job.payload), err);
         await deleteOutboxJob(db, job);
       } else {
-        const delay = retryDelaySeconds(job.attempts);
+        const delay = policy.delaySeconds(job.attempts);
         log.warn({ ...context, retry_in_seconds: delay }, "outbox job failed; will retry");
         await retryOutboxJobAt(db, job, this.app.clock.now() + delay);
       }
