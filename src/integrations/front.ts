@@ -2,8 +2,9 @@
  * Front webhooks: messages, comments, assignment, archiving, deletion and tags of a
  * conversation, one topic per conversation id, as Zulip words them.
  */
+import { ZulipError } from "../http/errors.js";
 import { list, str } from "./git.js";
-import { AnomalousPayload, type Integration } from "./types.js";
+import type { Integration } from "./types.js";
 
 type Payload = unknown;
 
@@ -65,8 +66,8 @@ export const front: Integration = {
   handle(request) {
     const p = request.json;
     const event = str(p, "type");
-    // Zulip refuses an unknown type as a bad request ("Unknown webhook request"), not as an ignored event.
-    if (!Object.hasOwn(BODIES, event)) throw new AnomalousPayload();
+    // Zulip refuses an unknown type as a bad request, not as an ignored event.
+    if (!Object.hasOwn(BODIES, event)) throw new ZulipError("Unknown webhook request");
     return { event, messages: [{ topic: str(p, "conversation", "id"), content: BODIES[event]!(p) }] };
   },
 };

@@ -1,0 +1,4 @@
+import { netlify } from "../../../src/integrations/netlify.js";
+import { testWebhookCases } from "../../helpers/webhook_cases.js";
+
+testWebhookCases(netlify);

@@ -1,0 +1,4 @@
+import { rundeck } from "../../../src/integrations/rundeck.js";
+import { testWebhookCases } from "../../helpers/webhook_cases.js";
+
+testWebhookCases(rundeck);
