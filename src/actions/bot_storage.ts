@@ -6,7 +6,7 @@ import type { AppContext } from "../context.js";
 import type { Caller } from "../http/auth.js";
 import { badRequest } from "../http/errors.js";
 import { runAction } from "./run.js";
-import { botStorage, deleteBotStorage, putBotEntry } from "../store/bots.js";
+import { botStorage, deleteBotStorage, putBotStorageEntries } from "../store/bots.js";
 import { checkStorageSize } from "../domain/bots.js";
 
 const keyDoesNotExist = () => badRequest("Key does not exist.");
@@ -27,7 +27,7 @@ export async function putBotStorage(app: AppContext, caller: Caller, entries: Re
   await runAction(app, async (tx) => {
     const pairs = Object.entries(entries);
     checkStorageSize(await botStorage(tx, caller.user.id), pairs);
-    for (const [key, value] of pairs) await putBotEntry(tx, "bot_storage", caller.user.id, key, value);
+    await putBotStorageEntries(tx, caller.user.id, pairs);
   });
 }
 

@@ -9,7 +9,7 @@ import { runAction, type PendingEvents, type Tx } from "./run.js";
 import { adminRequired, badRequest, ownerRequired } from "../http/errors.js";
 import { activeRealmUsers, getRealmUser, getUserByDeliveryEmail, type UserRow } from "../store/users.js";
 import { groupsOfUser } from "../store/groups.js";
-import { botExtras, insertBotService, putBotEntry, setBotDefaults, updateBotService, type BotExtras } from "../store/bots.js";
+import { botExtras, insertBotService, putBotConfigEntry, setBotDefaults, updateBotService, type BotExtras } from "../store/bots.js";
 import { BotType, botEmail, checkBotType, checkConfigEntry, checkInterfaceType, checkShortName } from "../domain/bots.js";
 import { Role, isAdmin, isOwner } from "../domain/roles.js";
 import { nameKey, validateFullName } from "../domain/users.js";
@@ -180,8 +180,8 @@ export async function doCreateBot(app: AppContext, caller: Caller, req: CreateBo
       await insertBotService(tx, { user_id: bot.id, name: serviceName!, base_url: req.payloadUrl, interface: req.interfaceType, token: generateApiKey() });
     }
     if (req.botType === BotType.INCOMING_WEBHOOK) {
-      if (serviceName) await putBotEntry(tx, "bot_config", bot.id, "integration_id", serviceName);
-      for (const [key, value] of config) await putBotEntry(tx, "bot_config", bot.id, key, value);
+      if (serviceName) await putBotConfigEntry(tx, bot.id, "integration_id", serviceName);
+      for (const [key, value] of config) await putBotConfigEntry(tx, bot.id, key, value);
     }
 
     await notifyCreatedUser(tx, app, events, realm, bot);
@@ -327,7 +327,7 @@ export async function doUpdateBot(app: AppContext, caller: Caller, botId: number
     if (req.configData !== undefined) {
       for (const [key, value] of Object.entries(req.configData)) {
         checkConfigEntry(key, value);
-        await putBotEntry(tx, "bot_config", bot.id, key, value);
+        await putBotConfigEntry(tx, bot.id, key, value);
       }
       await sendBotUpdate(tx, events, realm, bot, { services: [{ config_data: (await extrasOf(tx, bot)).config }] });
     }

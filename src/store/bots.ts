@@ -70,10 +70,26 @@ export async function updateBotService(db: Executor, serviceId: number, change: 
   await db.updateTable("bot_services").set(change).where("id", "=", serviceId).execute();
 }
 
-/** Sets one entry of a bot's configuration or storage, replacing the entry of the same key. */
-export async function putBotEntry(db: Executor, table: "bot_config" | "bot_storage", userId: number, key: string, value: string): Promise<void> {
-  const updated = await db.updateTable(table).set({ value }).where("user_id", "=", userId).where("key", "=", key).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) await db.insertInto(table).values({ user_id: userId, key, value }).execute();
+/** Sets one entry of a bot's configuration, replacing the entry of the same key. */
+export async function putBotConfigEntry(db: Executor, userId: number, key: string, value: string): Promise<void> {
+  const updated = await db.updateTable("bot_config").set({ value }).where("user_id", "=", userId).where("key", "=", key).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) await db.insertInto("bot_config").values({ user_id: userId, key, value }).execute();
+}
+
+/** Rows per insert: three bound values each, well inside both databases' limits. */
+const ENTRIES_PER_INSERT = 300;
+
+/**
+ * Writes many storage entries at once, each replacing the entry of the same key: a request may
+ * carry hundreds of thousands, which one statement per entry would take seconds to write.
+ */
+export async function putBotStorageEntries(db: Executor, userId: number, entries: [string, string][]): Promise<void> {
+  if (!entries.length) return;
+  await db.deleteFrom("bot_storage").where("user_id", "=", userId).where("key", "in", entries.map(([key]) => key)).execute();
+  for (let i = 0; i < entries.length; i += ENTRIES_PER_INSERT) {
+    const rows = entries.slice(i, i + ENTRIES_PER_INSERT).map(([key, value]) => ({ user_id: userId, key, value }));
+    await db.insertInto("bot_storage").values(rows).execute();
+  }
 }
 
 export async function botStorage(db: Executor, userId: number): Promise<Map<string, string>> {

@@ -73,3 +73,13 @@ test("the store holds USER_STATE_SIZE_LIMIT characters of keys and values; a wri
   await ok(put(other.bot, { [key]: "x".repeat(USER_STATE_SIZE_LIMIT - key.length) }));
   await ok(as(other.bot).delete("/bot_storage"));
 });
+
+test("one request may write many entries at once, and replace some of them", async () => {
+  const many = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`key ${i}`, `value ${i}`]));
+  await ok(put(t.bot, many));
+  await ok(put(t.bot, { "key 0": "changed", "key 4999": "changed too" }));
+  const stored = await storageOf(t.bot);
+  assert.equal(Object.keys(stored).length, 5_000);
+  assert.deepEqual([stored["key 0"], stored["key 1"], stored["key 4999"]], ["changed", "value 1", "changed too"]);
+  await ok(as(t.bot).delete("/bot_storage"));
+});

@@ -333,6 +333,19 @@ describe("PATCH /bots/{bot_id}", () => {
   });
 });
 
+test("configuration entries: kept beside the integration an incoming webhook bot was made for, each within Zulip's size limit", async () => {
+  const t = await freshRealm();
+  const bot = await createBot(t.member, { full_name: "Hook", short_name: "hook", bot_type: 2, service_name: "github" });
+  await refused(() => as(t.member).patch(`/bots/${bot.id}`, { config_data: JSON.stringify({ key: "v".repeat(10_000) }) }),
+    "Cannot store configuration. Request would require 10003 characters. The current configuration size limit is 10000 characters.");
+  const queues = await queuesFor(t, ["realm_bot"]);
+  const r = await ok(as(t.member).patch(`/bots/${bot.id}`, { config_data: JSON.stringify({ token: "abc" }) }));
+  assert.deepEqual(r.config_data, { token: "abc" });
+  const events = await heard(queues);
+  assert.deepEqual(audience(events, (e) => e.op === "update"), ids([t.owner, t.admin, t.member]));
+  assert.deepEqual(events.get(t.member.id)![0].bot, { user_id: bot.id, services: [{ config_data: { integration_id: "github", token: "abc" } }] });
+});
+
 describe("DELETE /bots/{bot_id} and reactivation", () => {
   test("the owner deactivates the bot: its key stops working, its administrators see it inactive; reactivation brings it back", async () => {
     const t = await freshRealm();
