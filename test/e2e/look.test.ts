@@ -135,8 +135,8 @@ describe("the web client's look", () => {
     assert.match(await messageTime.innerText(), /^\d{1,2}:\d{2} (AM|PM)$/);
     assert.match((await messageTime.getAttribute("title")) ?? "", /^\w{3}, \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} (AM|PM)$/);
 
+    // Without a reload: the setting's event reaches every row on screen.
     await setSetting("hamlet@zulip.com", "twenty_four_hour_time", true);
-    await page.reload();
     await page.waitForFunction(() => document.querySelector(".message .content time")?.textContent === "Fri, Jan 16, 2026, 00:05");
     assert.match(await page.locator(".message .body > time").first().innerText(), /^\d{2}:\d{2}$/);
     await setSetting("hamlet@zulip.com", "twenty_four_hour_time", false);

@@ -420,6 +420,8 @@ describe("message and topic actions in Chromium", () => {
     const order = await hamlet.page.locator(".feed .message").evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-id"))));
     // After them, the notice of the move that Zulip posts in the topic that received it.
     assert.deepEqual(order.slice(0, 2), [early, target]);
+    assert.equal(await row(hamlet.page, early).locator(".edited").innerText(), "(moved)");
+    assert.equal(await row(hamlet.page, target).locator(".edited").count(), 0);
     await hamlet.context.close();
   });
 

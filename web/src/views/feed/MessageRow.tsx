@@ -104,10 +104,11 @@ interface RowProps {
  * Worked out here, outside the memo, so that leaving the narrow reaches every row.
  */
 export function MessageRow(props: RowProps) {
-  return <Row {...props} reading={!keepsUnread(model.narrow)} />;
+  return <Row {...props} reading={!keepsUnread(model.narrow)} twentyFour={model.settings.twenty_four_hour_time} />;
 }
 
-const Row = memo(function Row({ m, showSender, selected, unread, reading }: RowProps & { reading: boolean }) {
+/** `twentyFour`, the setting, is a prop so that changing it reaches rows the memo would keep. */
+const Row = memo(function Row({ m, showSender, selected, unread, reading, twentyFour }: RowProps & { reading: boolean; twentyFour: unknown }) {
   const [editing, setEditing] = useState(false);
   const [picking, setPicking] = useState(false);
   const cards = useUserCard();
@@ -146,10 +147,10 @@ const Row = memo(function Row({ m, showSender, selected, unread, reading }: RowP
           </button>
         )}
         {cards.card && <UserCard userId={m.sender_id} anchor={cards.card.anchor} fallbackName={m.sender_full_name} align="start" onClose={cards.close} />}
-        <time dateTime={new Date(m.timestamp * 1000).toISOString()} title={fullTime(m.timestamp * 1000, model.settings.twenty_four_hour_time)}>
-          {timeOfDay(m.timestamp * 1000, model.settings.twenty_four_hour_time)}
+        <time dateTime={new Date(m.timestamp * 1000).toISOString()} title={fullTime(m.timestamp * 1000, twentyFour)}>
+          {timeOfDay(m.timestamp * 1000, twentyFour)}
         </time>
-        {m.last_edit_timestamp ? <span class="edited">(edited)</span> : null}
+        {m.last_edit_timestamp ? <span class="edited">(edited)</span> : m.last_moved_timestamp ? <span class="edited">(moved)</span> : null}
         {editing ? <Editor m={m} done={() => setEditing(false)} /> : <Rendered html={m.content} class={`content${mentioned ? " mentioned" : ""}`} />}
         {groups.size > 0 && (
           <div class="reactions">
