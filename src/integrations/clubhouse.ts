@@ -9,8 +9,8 @@ import { AnomalousPayload, UnsupportedEvent, type Integration, type WebhookMessa
 type Payload = unknown;
 type Body = (p: Payload, action: unknown) => string | null;
 
-/** Python's `str.format` of an optional value: a missing reference shows as `None`. */
-const shown = (value: string | number | null | undefined) => (value === null || value === undefined ? "None" : String(value));
+/** Python's `str.format` of an optional value: a missing one shows as `None`. */
+const shown = (value: string | null) => value ?? "None";
 
 const has = (value: unknown, key: string) => field(value, key) !== undefined;
 const actions = (p: Payload) => list(p, "actions");
@@ -21,7 +21,6 @@ const changes = (action: unknown) => field(action, "changes");
 function intOrNull(value: unknown, key: string): number | null {
   return field(value, key) == null ? null : int(value, key);
 }
-
 
 /** The last reference with this id; ids are matched with their JSON type, as Zulip compares them. */
 function reference(p: Payload, id: number | null): unknown {
@@ -57,6 +56,7 @@ function eventOf(p: Payload, action: unknown): string | null {
   const event = `${str(action, "entity_type")}_${str(action, "action")}`;
   // Without a primary action several stories changed at once.
   if (event === "story_update" && !has(p, "primary_id")) return "story_update_batch";
+  // Edited comments are not reported.
   if (event === "story-comment_update") return null;
   if (!has(action, "changes")) return event;
   const changed = changes(action);
