@@ -16,6 +16,8 @@ export interface WebhookRequest {
   headers: Record<string, string>;
   /** Query parameters other than `api_key`: the integration's options (`branches`, …) and `topic`, which some integrations also reflect in the body. */
   params: Record<string, string>;
+  /** The body's text as sent (UTF-8), for the few integrations that must see more than the parsed JSON keeps (numbers' digits, key order). */
+  body?: string;
 }
 
 export interface WebhookMessage {

@@ -90,7 +90,7 @@ async function handleWebhook(app: AppContext, request: FastifyRequest, reply: Fa
   // Travis and Slack send their JSON as the form field `payload`.
   if (json === undefined && form.payload !== undefined) json = parseJson(form.payload);
   const { api_key: _key, ...params } = query;
-  const webhookRequest: WebhookRequest = { json, form, headers: headerRecord(request), params };
+  const webhookRequest: WebhookRequest = { json, form, headers: headerRecord(request), params, body: text };
 
   const data = await receiveWebhook(app, caller, integration, webhookRequest, {
     stream: param("stream"),
