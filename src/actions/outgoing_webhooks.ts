@@ -11,6 +11,7 @@ import type { Config } from "../config.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
 import { checkMessage, defaultReadBySender, normalizeContent, sendMessageInTx, type MessageTarget } from "./messages.js";
 import { realmUserRows } from "./users.js";
+import { updateMessageFlagsInTx } from "./message_flags.js";
 import { queueOutboxJob } from "../outbound/outbox.js";
 import { AddressPolicy } from "../outbound/address_policy.js";
 import { DisallowedAddress, RequestTimeout, ConnectionFailure, safeFetch, type SafeResponse } from "../outbound/safe_fetch.js";
@@ -172,15 +173,12 @@ export async function deliverOutgoingWebhook(app: AppContext, job: OutboxJobRow,
   }
   const text = res.body.toString("utf8");
   const answer = readAnswer(service.interface, text);
-  if (answer.kind === "nothing") return;
+  if (answer.kind === "nothing") return finish(d);
   const refused = (error: string) =>
     report(d, { conversation: error, owner: { failureMessage: replyRefused(error), responseRepr: text ? pythonRepr(text, false) : undefined } });
   if (answer.kind === "invalid") return refused(answer.error);
   try {
-    await runAction(app, async (tx, events) => {
-      await claim(tx, job);
-      await postInConversation(tx, d, events, answer.content);
-    });
+    await finish(d, (tx, events) => postInConversation(tx, d, events, answer.content));
   } catch (err) {
     if (err instanceof ZulipError) return refused(err.msg);
     throw err;
@@ -199,8 +197,17 @@ export async function outgoingWebhookGivenUp(app: AppContext, job: OutboxJobRow,
   );
 }
 
-async function claim(tx: Tx, job: OutboxJobRow): Promise<void> {
-  if (!(await takeOutboxJob(tx, job))) throw new Error("outgoing webhook job taken by another worker");
+/**
+ * Ends the job: what `post` posts is committed with the job's deletion, so it is posted once even
+ * if the job's lease ran out and another worker took it meanwhile (that worker's outcome wins).
+ */
+async function finish(d: Delivery, post?: (tx: Tx, events: PendingEvents) => Promise<void>): Promise<void> {
+  await runAction(d.app, async (tx, events) => {
+    if (!(await takeOutboxJob(tx, d.job))) throw new Error("outgoing webhook job taken by another worker");
+    await post?.(tx, events);
+    // As Zulip's worker does once the bot's services were called.
+    await updateMessageFlagsInTx(d.app, tx, events, d.bot, d.realm, { flag: "read", adding: true }, [Number(d.payload.message.id)]);
+  });
 }
 
 /**
@@ -208,9 +215,8 @@ async function claim(tx: Tx, job: OutboxJobRow): Promise<void> {
  * committed with the job's end. A conversation or owner the bot can no longer reach is skipped.
  */
 async function report(d: Delivery, what: { conversation: string; owner?: Omit<OwnerNotice, "messageUrl" | "botFullName"> }): Promise<void> {
-  const { app, job, bot } = d;
-  await runAction(app, async (tx, events) => {
-    await claim(tx, job);
+  const { app, bot } = d;
+  await finish(d, async (tx, events) => {
     await skippingRefusals(() => postInConversation(tx, d, events, conversationFailure(what.conversation)));
     if (!what.owner || bot.bot_owner_id === null) return;
     const content = ownerNotice({ ...what.owner, messageUrl: linkTo(app, d.payload.message), botFullName: bot.full_name });

@@ -12,6 +12,7 @@ import { Api } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { makeChannel, ok, type MadeChannel } from "../helpers/channels.js";
 import type { Config } from "../../src/config.js";
+import { FLAG_BITS } from "../../src/domain/message_flags.js";
 
 interface Received {
   headers: http.IncomingHttpHeaders;
@@ -191,7 +192,7 @@ describe("outgoing webhooks", () => {
   test("a direct message triggers the bot, which answers in the same conversation", async () => {
     const before = (await fromBot(s)).length;
     s.service.answer([json(200, { content: "hello back" })]);
-    await sendDirect(s, "hello bot");
+    const id = await sendDirect(s, "hello bot");
     const messages = await botMessages(s, before + 1);
     const reply = messages.at(-1)!;
     const payload = JSON.parse(s.service.received[0].body);
@@ -201,6 +202,9 @@ describe("outgoing webhooks", () => {
     assert.deepEqual(payload.message.display_recipient.map((r: { id: number }) => r.id).sort(), [s.t.member.id, s.bot.id].sort());
     assert.equal(reply.content, "hello back");
     assert.equal(reply.type, "private");
+    // The bot's copy is marked read once its service was called, as Zulip's worker marks it.
+    const copy = await s.srv.app.db.selectFrom("user_messages").select("flags").where("user_id", "=", s.bot.id).where("message_id", "=", id).executeTakeFirstOrThrow();
+    assert.ok(Number(copy.flags) & FLAG_BITS.read);
     assert.deepEqual(reply.display_recipient.map((r: { id: number }) => r.id).sort(), [s.t.member.id, s.bot.id].sort());
   });
 
