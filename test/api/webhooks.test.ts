@@ -7,7 +7,7 @@ import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm
 import { runAction } from "../../src/actions/run.js";
 import { createUserInTx } from "../../src/actions/users.js";
 import { Role } from "../../src/domain/roles.js";
-import { integrationNamed } from "../../src/integrations/registry.js";
+import { allIntegrations, integrationNamed } from "../../src/integrations/registry.js";
 
 let srv: TestServer;
 let t: TestRealm;
@@ -310,4 +310,24 @@ describe("requests", () => {
     assert.equal([...m!.content].length, 10000);
     assert.ok(m!.content.endsWith("\n[message truncated]"));
   });
+});
+
+describe("no integration answers junk with a server error", () => {
+  const bodies = ["", "null", "[]", "{}", "x", '{"a": 1}', '{"action": 5, "event": [], "type": {}}', "payload=%7B%7D"];
+  for (const integration of allIntegrations()) {
+    test(integration.name, async () => {
+      for (const body of bodies) {
+        for (const contentType of ["application/json", "application/x-www-form-urlencoded"]) {
+          const r = await hook(integration.name, {
+            query: { api_key: t.member2.apiKey, stream: "general" },
+            body,
+            contentType,
+            headers: { "X-GitHub-Event": "push", "X-Gitlab-Event": "Push Hook", "X-Event-Key": "repo:push", "X-Gitea-Event": "push", "X-Gogs-Event": "push" },
+          });
+          assert.ok(r.status < 500, `${integration.name} ${contentType} ${JSON.stringify(body)}: ${r.status} ${JSON.stringify(r.body)}`);
+          assert.ok(r.body.result === "success" || r.body.result === "error");
+        }
+      }
+    });
+  }
 });
