@@ -1,8 +1,8 @@
 /**
- * Makes the outbox's jobs (src/outbound/outbox.ts): emails and push bouncer calls. Every process
- * runs one; a job is taken by one worker at a time, under a lease longer than an attempt may
- * last, and deleted once done. A failed attempt is tried again after a growing delay, until the
- * job is given up. The worker wakes when this process queues jobs, and looks for jobs other
+ * Makes the outbox's jobs (src/outbound/outbox.ts): emails, push bouncer calls and outgoing
+ * webhooks. Every process runs one; a job is taken by one worker at a time, under a lease longer
+ * than an attempt may last, and deleted once done. A failed attempt is tried again after a
+ * growing delay (or as its kind's policy says), until the job is given up. The worker wakes when this process queues jobs, and looks for jobs other
  * processes queued (or that fell due) every few seconds.
  */
 import type { AppContext, TimerHandle, Timers } from "../context.js";
