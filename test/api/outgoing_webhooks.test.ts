@@ -364,3 +364,29 @@ describe("outgoing webhooks to private addresses", () => {
     }
   });
 });
+
+describe("an outgoing webhook whose attempt outlives its lease", () => {
+  test("is answered once: the late attempt's answer is rolled back", async () => {
+    const s = await setup({ ...LOOPBACK, outboxJobTimeoutMs: 300, outgoingWebhookTimeoutMs: 5000 });
+    try {
+      let lateSent = false;
+      const late: Responder = (res) =>
+        setTimeout(() => {
+          json(200, { content: "late" })(res);
+          lateSent = true;
+        }, 800);
+      s.service.answer([late, json(200, { content: "prompt" })]);
+      await sendToChannel(s, `@**${s.bot.fullName}** race`);
+      await botMessages(s, 1);
+      await waitFor("the late answer", async () => (lateSent ? true : undefined));
+      // A later call, answered after the late one reached Confab, shows that nothing came of it.
+      await sendToChannel(s, `@**${s.bot.fullName}** again`);
+      const contents = (await botMessages(s, 2)).map((m) => m.content);
+      assert.deepEqual(contents, ["prompt", "prompt"]);
+      assert.equal(s.service.received.length, 3);
+    } finally {
+      await s.srv.close();
+      await s.service.stop();
+    }
+  });
+});
