@@ -3,7 +3,7 @@
  * while someone reads it: when the whole topic moves, or the rest of it from the message they
  * are on, the view goes with it, as Zulip's web app does; moving one message leaves it be.
  */
-import type { Narrow } from "./narrow";
+import type { Narrow } from "./narrow.js";
 
 /** The fields of an `update_message` event that describe a move. */
 export interface MoveEvent {

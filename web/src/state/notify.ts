@@ -4,7 +4,7 @@
  * a channel's own setting (or the user's default for channels) covers all its messages; direct
  * messages, alert words and mentions follow the user's general switches.
  */
-import { TopicPolicy } from "./inbox";
+import { TopicPolicy } from "./inbox.js";
 
 export interface NotifySettings {
   enable_desktop_notifications?: boolean;
