@@ -75,7 +75,6 @@ export async function queueOutgoingWebhooks(
   mentioned: ReadonlySet<number>,
   message: () => Record<string, unknown>,
 ): Promise<void> {
-  if (sender.is_bot === 1) return;
   let candidates: UserRow[];
   let trigger: Trigger;
   if (target.kind === "stream") {

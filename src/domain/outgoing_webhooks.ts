@@ -13,7 +13,7 @@ export const SLACK_INTERFACE = 2;
 
 export type Trigger = "mention" | "direct_message";
 
-export interface Recipient {
+export interface Candidate {
   id: number;
   is_bot: number;
   bot_type: number | null;
@@ -25,7 +25,7 @@ export interface Recipient {
  * not; a group mention counts); in a direct message, those among its recipients. A bot's
  * messages trigger nothing, so that bots cannot answer each other forever.
  */
-export function triggeredBots(sender: Recipient, candidates: readonly Recipient[]): number[] {
+export function triggeredBots(sender: Candidate, candidates: readonly Candidate[]): number[] {
   if (sender.is_bot === 1) return [];
   const ids = candidates.filter((u) => u.is_active === 1 && u.is_bot === 1 && u.bot_type === BotType.OUTGOING_WEBHOOK).map((u) => u.id);
   return [...new Set(ids)].sort((a, b) => a - b);
