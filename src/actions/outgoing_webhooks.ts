@@ -131,7 +131,7 @@ export async function deliverOutgoingWebhook(app: AppContext, job: OutboxJobRow,
       realmHost: new URL(app.config.externalUrl).host,
       botId: bot.id,
       trigger: payload.trigger,
-      message: message as never,
+      message,
     });
     request = { body: form.toString(), contentType: "application/x-www-form-urlencoded" };
   } else {

@@ -37,7 +37,8 @@ export interface SlackFields {
   realmHost: string;
   botId: number;
   trigger: Trigger;
-  message: { stream_id?: unknown; display_recipient: unknown; timestamp: unknown; sender_id: unknown; sender_full_name: unknown; content: unknown };
+  /** The message as the generic interface sends it. */
+  message: Record<string, unknown>;
 }
 
 /** The form Zulip's Slack-compatible interface posts, in its order. */
