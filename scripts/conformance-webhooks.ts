@@ -12,7 +12,7 @@ import fs from "node:fs";
 import { startTestServer } from "../test/helpers/server.js";
 import { createTestRealm } from "../test/helpers/realm.js";
 import { WEBHOOK_CASES_DIR, webhookCases } from "../test/helpers/webhook_cases.js";
-import { createWebhookBot, prepareChannel, runCase } from "../test/helpers/webhook_conformance.js";
+import { createWebhookBot, createZulipTestUsers, prepareChannel, runCase } from "../test/helpers/webhook_conformance.js";
 import { allIntegrations } from "../src/integrations/registry.js";
 
 const args = process.argv.slice(2);
@@ -28,6 +28,7 @@ const srv = await startTestServer();
 try {
   const t = await createTestRealm(srv.app);
   const bot = await createWebhookBot(srv.app, t.realm.id, t.owner.id);
+  await createZulipTestUsers(srv.app, t.realm.id);
   const setup = { url: srv.url, app: srv.app, bot, reader: t.owner };
   let passed = 0;
   let failed = 0;

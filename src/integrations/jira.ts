@@ -5,7 +5,7 @@
  */
 import { display, has, payloadObject } from "./format.js";
 import { field, str, truthy } from "./git.js";
-import { AnomalousPayload, UnsupportedEvent, type Integration } from "./types.js";
+import { AnomalousPayload, UnsupportedEvent, type Integration, type WebhookRequest } from "./types.js";
 
 const IGNORED_EVENTS = new Set([
   "attachment_created",
@@ -222,11 +222,11 @@ function subEvent(payload: Record<string, unknown>): string {
   return sub;
 }
 
-function updatedIssue(payload: Record<string, unknown>): string {
+function updatedIssue(payload: Record<string, unknown>, request: WebhookRequest): string {
   const issue = issueString(payload, textAt(payload, ["issue", "key"]), true);
-  // Zulip names the assignee by their Zulip account when one has this email; that lookup is not ours to make here.
+  // Zulip names the assignee by the full name of the organization's user with this email, if any.
   const assigneeEmail = textAt(payload, ["issue", "fields", "assignee", "emailAddress"]);
-  const assigneeMention = assigneeEmail === "" ? "" : `**${assigneeEmail}**`;
+  const assigneeMention = assigneeEmail === "" ? "" : `**${request.userName?.(assigneeEmail) ?? assigneeEmail}**`;
   const assigneeBlurb = assigneeMention ? ` (assigned to ${assigneeMention})` : "";
   const sub = subEvent(payload);
   if (sub.includes("comment")) {
@@ -275,7 +275,7 @@ const commentEvent = (verb: string, wrap = (s: string) => s) => (payload: Record
   `${str(payload, "comment", "author", "displayName")} ${verb} ${issueString(payload, undefined, true)}\n` +
   `\`\`\` quote\n${wrap(commentBody(payload))}\n\`\`\``;
 
-const CONTENT: Record<string, (payload: Record<string, unknown>) => string> = {
+const CONTENT: Record<string, (payload: Record<string, unknown>, request: WebhookRequest) => string> = {
   "jira:issue_created": createdIssue,
   "jira:issue_deleted": deletedIssue,
   "jira:issue_updated": updatedIssue,
@@ -299,7 +299,7 @@ export const jira: Integration = {
     return {
       event: name,
       unquoteTopic: true,
-      messages: [{ topic: `${issueId(payload)}: ${issueTitle(payload)}`, content: content(payload) }],
+      messages: [{ topic: `${issueId(payload)}: ${issueTitle(payload)}`, content: content(payload, request) }],
     };
   },
 };

@@ -18,6 +18,8 @@ export interface WebhookRequest {
   params: Record<string, string>;
   /** The body's text as sent (UTF-8), for the few integrations that must see more than the parsed JSON keeps (numbers' digits, key order). */
   body?: string;
+  /** The full name of the organization's user with this email, if there is one (Jira names assignees so). Supplied by the endpoint; absent in unit tests. */
+  userName?: (email: string) => string | undefined;
 }
 
 export interface WebhookMessage {

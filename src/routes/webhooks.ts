@@ -15,6 +15,7 @@ import { P, parseParams, rawParams } from "../http/params.js";
 import { rateLimit } from "../http/rate_limit.js";
 import { integrationNamed } from "../integrations/registry.js";
 import type { Integration, WebhookRequest } from "../integrations/types.js";
+import { realmUserRows } from "../actions/users.js";
 import { callerByWebhookKey, receiveWebhook, webhookClientName } from "../actions/webhooks.js";
 
 const PATH = "/external/:name";
@@ -90,7 +91,9 @@ async function handleWebhook(app: AppContext, request: FastifyRequest, reply: Fa
   // Travis and Slack send their JSON as the form field `payload`.
   if (json === undefined && form.payload !== undefined) json = parseJson(form.payload);
   const { api_key: _key, ...params } = query;
-  const webhookRequest: WebhookRequest = { json, form, headers: headerRecord(request), params, body: text };
+  const users = await realmUserRows(app, caller.realm.id);
+  const userName = (email: string) => users.find((u) => u.delivery_email.toLowerCase() === email.toLowerCase())?.full_name;
+  const webhookRequest: WebhookRequest = { json, form, headers: headerRecord(request), params, body: text, userName };
 
   const data = await receiveWebhook(app, caller, integration, webhookRequest, {
     stream: param("stream"),

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { createTestRealm } from "../helpers/realm.js";
 import { WEBHOOK_CASES_DIR, webhookCases } from "../helpers/webhook_cases.js";
-import { createWebhookBot, prepareChannel, runCase, type ConformanceSetup } from "../helpers/webhook_conformance.js";
+import { createWebhookBot, createZulipTestUsers, prepareChannel, runCase, type ConformanceSetup } from "../helpers/webhook_conformance.js";
 import { allIntegrations } from "../../src/integrations/registry.js";
 
 if (!fs.existsSync(WEBHOOK_CASES_DIR)) {
@@ -21,6 +21,7 @@ if (!fs.existsSync(WEBHOOK_CASES_DIR)) {
     srv = await startTestServer();
     const t = await createTestRealm(srv.app);
     const bot = await createWebhookBot(srv.app, t.realm.id, t.owner.id);
+    await createZulipTestUsers(srv.app, t.realm.id);
     setup = { url: srv.url, app: srv.app, bot, reader: t.owner };
   });
   after(() => srv.close());

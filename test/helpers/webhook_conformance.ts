@@ -38,6 +38,14 @@ export async function createWebhookBot(app: AppContext, realmId: number, ownerId
   });
 }
 
+/** Users Zulip's webhook tests find in their organization by email (Jira names an assignee by the matching user's full name). */
+export async function createZulipTestUsers(app: AppContext, realmId: number): Promise<void> {
+  await runAction(app, async (tx) => {
+    const realm = (await getRealm(tx, realmId))!;
+    await createUserInTx(tx, app, realm, { email: "othello@zulip.com", fullName: "Othello, the Moor of Venice", role: Role.MEMBER, password: undefined });
+  });
+}
+
 /** The channel an integration's cases post to; the reader subscribes to it (creating it). */
 export async function prepareChannel(setup: ConformanceSetup, name: string): Promise<string> {
   const api = new Api(setup.url, setup.reader);
