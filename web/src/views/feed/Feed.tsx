@@ -15,6 +15,9 @@ import { TopicMenu } from "./TopicMenu";
 
 const WINDOW = 250;
 const STEP = 100;
+/** Rows drawn before and after the selected message when a narrow opens. */
+const OPEN_BEFORE = 20;
+const OPEN_AFTER = 40;
 const EDGE_PX = 400;
 
 function Header({ m }: { m: Message }) {
@@ -94,11 +97,12 @@ export function Feed() {
   const list = model.list;
   const ids = list.ids;
 
-  // A narrow just opened: the window starts a page above the selected message (the first
-  // unread, or the one a link named), and the reader is placed at it.
+  // A narrow just opened: the window holds a screenful or two around the selected message (the
+  // first unread, or the one a link named), and the reader is placed at it; scrolling widens it.
+  // Drawing the whole first page (200 rows) took most of the time to a usable feed.
   if (win.current.opened !== list.opened && !list.loading) {
     const at = Math.max(0, ids.indexOf(model.selectedId));
-    win.current = { first: firstFrom(at - STEP), last: null, opened: list.opened };
+    win.current = { first: firstFrom(at - OPEN_BEFORE), last: at + OPEN_AFTER < ids.length - 1 ? ids[at + OPEN_AFTER]! : null, opened: list.opened };
     placeSelected.current = true;
     stick.current = list.foundNewest && at >= ids.length - 1;
   }
@@ -116,6 +120,12 @@ export function Feed() {
   if (end - start > WINDOW) {
     if (win.current.last === null) start = end - WINDOW;
     else end = start + WINDOW;
+  }
+  // The selected message is always drawn, wherever the keyboard (j, k, End) took it.
+  const selectedAt = lowerBound(ids, model.selectedId);
+  if (ids[selectedAt] === model.selectedId && (selectedAt < start || selectedAt >= end)) {
+    start = Math.min(start, selectedAt);
+    end = Math.max(end, selectedAt + 1);
   }
   const shown = ids
     .slice(start, end)
@@ -204,6 +214,12 @@ export function Feed() {
     }
     readVisible();
   };
+
+  // A window too short to scroll would never hear the scroll that widens it.
+  useEffect(() => {
+    const el = scroller.current;
+    if (el && !list.loading && el.scrollHeight - el.clientHeight < EDGE_PX && (start > 0 || end < ids.length)) onScroll();
+  });
 
   const blocks = layoutFeed(shown, conversationKey);
   const empty = !list.loading && ids.length === 0;
