@@ -36,7 +36,6 @@ import { reactionRoutes } from "./reactions.js";
 import { typingRoutes } from "./typing.js";
 import { userStatusRoutes } from "./user_status.js";
 import { webhookRoutes } from "./webhooks.js";
-import { webhookRoutes } from "./webhooks.js";
 import { botRoutes } from "./bots.js";
 import { botStorageRoutes } from "./bot_storage.js";
 
@@ -78,7 +77,6 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...reactionRoutes,
   ...typingRoutes,
   ...userStatusRoutes,
-  ...webhookRoutes,
   ...webhookRoutes,
   ...botRoutes,
   ...botStorageRoutes,
