@@ -92,6 +92,7 @@ export function Feed() {
   // null "from the oldest there is", so messages moved in before the first shown still show.
   const win = useRef({ first: 0 as number | null, last: null as number | null, opened: -1 });
   const placeSelected = useRef(false);
+  const lastSelected = useRef(0);
   const anchor = useRef<{ id: number; top: number } | null>(null);
   const stick = useRef(false);
   const list = model.list;
@@ -121,12 +122,16 @@ export function Feed() {
     if (win.current.last === null) start = end - WINDOW;
     else end = start + WINDOW;
   }
-  // The selected message is always drawn, wherever the keyboard (j, k, End) took it.
+  // A newly selected message is drawn wherever the keyboard (j, k, End) took it; a selection
+  // left behind by scrolling away is not chased.
   const selectedAt = lowerBound(ids, model.selectedId);
-  if (ids[selectedAt] === model.selectedId && (selectedAt < start || selectedAt >= end)) {
+  if (lastSelected.current !== model.selectedId && ids[selectedAt] === model.selectedId && (selectedAt < start || selectedAt >= end)) {
     start = Math.min(start, selectedAt);
     end = Math.max(end, selectedAt + 1);
+    if (end - start > WINDOW) [start, end] = selectedAt < start + WINDOW / 2 ? [start, start + WINDOW] : [end - WINDOW, end];
+    win.current = { ...win.current, first: firstFrom(start), last: end >= ids.length ? null : ids[end - 1]! };
   }
+  lastSelected.current = model.selectedId;
   const shown = ids
     .slice(start, end)
     .map((id) => model.messages.get(id)!)
