@@ -86,6 +86,41 @@ describe("the Bots settings tab in Chromium", () => {
     await screenshots(page, "bots-deactivated");
   });
 
+  scenario("a GitHub push posted to the URL the tab builds for an incoming webhook bot shows in the channel", async () => {
+    const { page } = await signedIn(e2e.browser, e2e.srv.url, "hamlet@zulip.com", DEV_PASSWORD);
+    await openBots(page);
+    await page.selectOption("#bot-type", { label: "Incoming webhook" });
+    await page.fill("#bot-name", "GitHub Bot");
+    await page.fill("#bot-short-name", "github");
+    await page.click("text=Create bot");
+    await botRow(page, "GitHub Bot").waitFor();
+    await page.fill("#hook-integration", "github");
+    await page.selectOption("#hook-channel", { label: "Denmark" });
+    await page.fill("#hook-topic", "CI builds");
+    const url = await page.inputValue("#hook-url");
+    const repo = "https://github.com/example/confab";
+    const sha = "0123456789abcdef0123456789abcdef01234567";
+    const push = {
+      ref: "refs/heads/main",
+      compare: `${repo}/compare/aaaaaaa...0123456`,
+      created: false,
+      deleted: false,
+      forced: false,
+      commits: [{ id: sha, url: `${repo}/commit/${sha}`, message: "Fix the build", author: { name: "Ada Lovelace", username: "ada" } }],
+      repository: { name: "confab", full_name: "example/confab", html_url: repo, private: false },
+      pusher: { name: "ada" },
+      sender: { login: "ada" },
+    };
+    const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-github-event": "push" }, body: JSON.stringify(push) });
+    assert.equal(r.status, 200, await r.text());
+    await page.keyboard.press("Escape");
+    await page.goto(`/#narrow/channel/${await e2e.streamIdOf("Denmark")}-Denmark/topic/CI.20builds`);
+    const message = page.locator(".message", { hasText: "Fix the build" });
+    await message.waitFor();
+    assert.match(await message.innerText(), /GitHub Bot[\s\S]*ada pushed 1 commit to branch main/);
+    await screenshot(page, "bots-github-push");
+  });
+
   scenario("an outgoing webhook bot shows where it posts", async () => {
     const { page } = await signedIn(e2e.browser, e2e.srv.url, "othello@zulip.com", DEV_PASSWORD);
     await openBots(page);
