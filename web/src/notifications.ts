@@ -56,7 +56,13 @@ function chime(): void {
 
 export function showNotification(heading: string, body: string, tag: string, onClick?: () => void): void {
   if (!desktopSupported() || Notification.permission !== "granted") return;
-  const n = new Notification(heading, { body, tag, icon: "/favicon.ico" });
+  let n: Notification;
+  try {
+    n = new Notification(heading, { body, tag, icon: "/favicon.ico" });
+  } catch {
+    // Mobile browsers offer Notification but refuse its constructor (they want a service worker).
+    return;
+  }
   n.onclick = () => {
     window.focus();
     onClick?.();
