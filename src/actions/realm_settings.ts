@@ -19,12 +19,13 @@ import {
 import { applyGroupSettingChange } from "./group_settings.js";
 
 /** The boolean organization properties PATCH /realm takes here, in Zulip's property order. */
-export const REALM_BOOLEAN_PROPERTIES = ["enable_spectator_access", "invite_required", "require_unique_names", "send_channel_events_messages"] as const;
+export const REALM_BOOLEAN_PROPERTIES = ["enable_read_receipts", "enable_spectator_access", "invite_required", "require_unique_names", "send_channel_events_messages"] as const;
 type BooleanProperty = (typeof REALM_BOOLEAN_PROPERTIES)[number];
 
 /** Zulip's Realm.property_types order, which is the order changes are applied and announced in. */
 const REALM_PROPERTY_ORDER = [
   "description",
+  "enable_read_receipts",
   "enable_spectator_access",
   "invite_required",
   "name",

@@ -56,6 +56,19 @@ describe("PATCH /realm", () => {
     assert.deepEqual(log.notices, []);
   });
 
+  test("read receipts are switched by administrators, and GET read_receipts follows", async () => {
+    const { t } = await freshRealm();
+    await refusedUnchanged(t, () => as(t.moderator).patch("/realm", { enable_read_receipts: true }), "Must be an organization administrator", "UNAUTHORIZED_PRINCIPAL");
+    const message = await as(t.member).post("/messages", { type: "private", to: JSON.stringify([t.admin.id]), content: "seen?" });
+    const receipts = () => as(t.member).get(`/messages/${message.body.id}/read_receipts`);
+    expectSuccess(await as(t.admin).patch("/realm", { enable_read_receipts: false }));
+    assert.equal((await receipts()).body.msg, "Read receipts are disabled in this organization.");
+    const r = await as(t.admin).patch("/realm", { enable_read_receipts: true });
+    assert.deepEqual(r.body, { result: "success", msg: "", enable_read_receipts: true });
+    assert.deepEqual(log.notices.map((n) => n.event).at(-1), { type: "realm", op: "update", property: "enable_read_receipts", value: true });
+    expectSuccess(await receipts());
+  });
+
   test("settings only owners may change", async () => {
     const { t, sys } = await freshRealm();
     for (const params of [
