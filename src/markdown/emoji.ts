@@ -14,6 +14,26 @@ export function emojiNameForCode(code: string): string | undefined {
   return own(DATA.code_to_name, code) ? DATA.code_to_name[code] : undefined;
 }
 
+let emojiApiJson: string | undefined;
+
+/**
+ * What `server_emoji_data_url` serves, in the shape Zulip's clients parse: every emoji code with
+ * its names, the canonical name first. Made once; the names never change while running.
+ */
+export function serverEmojiDataJson(): string {
+  if (emojiApiJson === undefined) {
+    const names = new Map<string, string[]>();
+    for (const [code, name] of Object.entries(DATA.code_to_name)) names.set(code, [name]);
+    for (const [name, code] of Object.entries(DATA.name_to_code)) {
+      const list = names.get(code);
+      if (list && list[0] !== name) list.push(name);
+      else if (!list) names.set(code, [name]);
+    }
+    emojiApiJson = JSON.stringify({ code_to_names: Object.fromEntries(names) });
+  }
+  return emojiApiJson;
+}
+
 /** The code Zulip uses for an emoji: its code points in hex, without variation selectors. */
 export function emojiCode(text: string): string {
   return [...text.replace(/\uFE0F/g, "")].map((c) => c.codePointAt(0)!.toString(16).padStart(4, "0")).join("-");

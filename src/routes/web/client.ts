@@ -15,6 +15,7 @@ import { ZulipError } from "../../http/errors.js";
 import { endSession, readCookie, SESSION_COOKIE, sessionApiKey, startSession } from "../../http/session.js";
 import { passwordLogin, realmForHost } from "../auth.js";
 import { escapeHtml, page } from "./signup.js";
+import { serverEmojiDataJson } from "../../markdown/emoji.js";
 
 export const ASSET_PREFIX = "/static/web/";
 
@@ -166,6 +167,11 @@ export function registerWebClient(server: FastifyInstance, app: AppContext): voi
     if (!icon) return reply.status(404).type("text/plain").send("Not found\n");
     return sendAsset(request, reply, icon, "public, max-age=86400");
   });
+
+  // Clients (the mobile app's emoji picker and autocomplete) fetch this without credentials.
+  server.get("/static/generated/emoji/emoji_api.json", async (_request, reply) =>
+    reply.type("application/json").header("cache-control", "public, max-age=86400").send(serverEmojiDataJson()),
+  );
 
   server.get("/login", async (request, reply) => {
     const realm = await realmForHost(app, request);
