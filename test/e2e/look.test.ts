@@ -122,6 +122,20 @@ describe("the web client's look", () => {
     await page.context().close();
   });
 
+  scenario("a /me message reads as its sender doing something, and an edit back to plain text reads plainly", async () => {
+    const id = await send("iago@zulip.com", "me messages", "/me waves from the battlements");
+    const page = await open("hamlet@zulip.com");
+    await openTopic(page, "me.20messages");
+    const content = page.locator(`[data-id="${id}"] .content`);
+    await content.locator(".me-sender >> text=Iago").waitFor();
+    assert.equal((await content.innerText()).trim(), "Iago waves from the battlements");
+    await screenshot(page, "me-message");
+    await call("iago@zulip.com", "PATCH", `/messages/${id}`, { content: "I wave from the battlements" });
+    await content.locator("text=I wave from the battlements").waitFor();
+    assert.equal(await content.locator(".me-sender").count(), 0);
+    await page.context().close();
+  });
+
   scenario("a global time shows in the reader's zone; twenty_four_hour_time switches message times", async () => {
     await setSetting("hamlet@zulip.com", "twenty_four_hour_time", false);
     const page = await open("hamlet@zulip.com", { timezoneId: "Asia/Tokyo" });

@@ -58,6 +58,8 @@ export interface Message {
   reactions: Reaction[];
   flags: string[];
   last_edit_timestamp?: number;
+  /** Whether it is a "/me" message, shown as its sender doing something. */
+  is_me_message?: boolean;
   /** When it last went to another channel or topic (resolving a topic is not a move). */
   last_moved_timestamp?: number;
 }
@@ -382,6 +384,7 @@ export function applyEvent(e: Record<string, any>): void {
           if (id === e.message_id && e.rendered_content !== undefined) {
             next.content = e.rendered_content;
             next.last_edit_timestamp = e.edit_timestamp;
+            if (e.is_me_message !== undefined) next.is_me_message = e.is_me_message;
           }
           if (e.subject !== undefined) next.subject = e.subject;
           if (moved) next.last_moved_timestamp = e.edit_timestamp;

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { buildInbox, topicVisible, type InboxRules, type UnreadEntry } from "../../../web/src/state/inbox.js";
 import { filterRecent, recentConversations, type RecentMessage } from "../../../web/src/state/recent.js";
-import { dayOf, layoutFeed } from "../../../web/src/state/feed.js";
+import { dayOf, layoutFeed, meMessageHtml } from "../../../web/src/state/feed.js";
 
 const rules = (muted: number[] = [], policies: Record<string, number> = {}, pinned: number[] = []): InboxRules => ({
   channelMuted: (id) => muted.includes(id),
@@ -126,4 +126,11 @@ test("the feed: blocks per conversation, the sender again after another sender o
   assert.equal(dayOf(day(3, 0)), dayOf(day(3, 23)));
   assert.notEqual(dayOf(day(3, 23)), dayOf(day(4, 0)));
   assert.deepEqual(layoutFeed([], () => ""), []);
+});
+
+test("a /me message reads as its sender doing something, the name escaped; other messages are left alone", () => {
+  assert.equal(meMessageHtml({ is_me_message: true, content: "<p>/me waves <em>hello</em></p>" }, "Iago <the \"ancient\"> & co"), '<p><strong class="me-sender">Iago &lt;the &quot;ancient&quot;&gt; &amp; co</strong> waves <em>hello</em></p>');
+  assert.equal(meMessageHtml({ is_me_message: false, content: "<p>/me waves</p>" }, "Iago"), undefined);
+  assert.equal(meMessageHtml({ is_me_message: true, content: "<p>waves</p>" }, "Iago"), undefined);
+  assert.equal(meMessageHtml({ content: "<p>/me waves</p>" }, "Iago"), undefined);
 });

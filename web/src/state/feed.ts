@@ -43,3 +43,17 @@ export function layoutFeed<M extends FeedMessage>(messages: M[], conversationKey
   }
   return blocks;
 }
+
+const ME_PREFIX = "<p>/me ";
+
+const escapeText = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/**
+ * A `/me` message reads as its sender doing something ("Iago waves"): the server's HTML with
+ * "/me" replaced by the sender's name. Undefined for other messages, and for a `/me` message
+ * whose HTML does not start as the server renders it (an edit in progress, a search highlight).
+ */
+export function meMessageHtml(m: { is_me_message?: boolean; content: string }, senderName: string): string | undefined {
+  if (!m.is_me_message || !m.content.startsWith(ME_PREFIX)) return undefined;
+  return `<p><strong class="me-sender">${escapeText(senderName)}</strong> ${m.content.slice(ME_PREFIX.length)}`;
+}

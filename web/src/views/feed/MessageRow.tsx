@@ -12,6 +12,7 @@ import { useFetched } from "../../components/useFetched";
 import { fullTime, timeOfDay } from "../../time";
 import { AvatarImage } from "../people/Avatar";
 import { UserCard, useUserCard } from "../people/UserCard";
+import { meMessageHtml } from "../../state/feed";
 
 function ReactionButton({ m, group }: { m: Message; group: Reaction[] }) {
   const r = group[0];
@@ -113,6 +114,7 @@ const Row = memo(function Row({ m, showSender, selected, unread, reading, twenty
   const [picking, setPicking] = useState(false);
   const cards = useUserCard();
   const starred = m.flags.includes("starred");
+  const meHtml = meMessageHtml(m, m.sender_full_name);
   const mentioned = m.flags.includes("mentioned") || m.flags.includes("wildcard_mentioned");
   const groups = new Map<string, Reaction[]>();
   for (const r of m.reactions) {
@@ -151,7 +153,11 @@ const Row = memo(function Row({ m, showSender, selected, unread, reading, twenty
           {timeOfDay(m.timestamp * 1000, twentyFour)}
         </time>
         {m.last_edit_timestamp ? <span class="edited">(edited)</span> : m.last_moved_timestamp ? <span class="edited">(moved)</span> : null}
-        {editing ? <Editor m={m} done={() => setEditing(false)} /> : <Rendered html={m.content} class={`content${mentioned ? " mentioned" : ""}`} />}
+        {editing ? (
+          <Editor m={m} done={() => setEditing(false)} />
+        ) : (
+          <Rendered html={meHtml ?? m.content} class={`content${mentioned ? " mentioned" : ""}${meHtml ? " me-message" : ""}`} />
+        )}
         {groups.size > 0 && (
           <div class="reactions">
             {[...groups.values()].map((g) => (
