@@ -7,6 +7,7 @@ import { runAction } from "../../src/actions/run.js";
 import { createUserInTx } from "../../src/actions/users.js";
 import { getRealm } from "../../src/store/realms.js";
 import { Role } from "../../src/domain/roles.js";
+import { allIntegrations } from "../../src/integrations/registry.js";
 
 let srv: TestServer;
 let t: TestRealm;
@@ -119,10 +120,16 @@ describe("POST /register fetch_event_types", () => {
     assert.equal(body.giphy_api_key, "");
     assert.equal(body.has_zoom_token, false);
     assert.deepEqual(body.realm_embedded_bots, []);
-    assert.deepEqual(body.realm_incoming_webhook_bots, []);
     const words = (await register(t.member, { fetch_event_types: ["stop_words"] })).stop_words;
     assert.ok(words.includes("the") && words.includes("because"));
   });
+});
+
+test("realm_incoming_webhook_bots lists every integration a webhook URL can name, by Zulip's schema", async () => {
+  const body = await register(t.member, { fetch_event_types: ["realm_incoming_webhook_bots"] });
+  const listed = body.realm_incoming_webhook_bots as { name: string; display_name: string; all_event_types: null; config_options: unknown[]; url_options: unknown[] }[];
+  assert.deepEqual(listed.map((i) => i.name), allIntegrations().map((i) => i.name));
+  assert.deepEqual(listed.find((i) => i.name === "github"), { name: "github", display_name: "GitHub", all_event_types: null, config_options: [], url_options: [] });
 });
 
 describe("realm_bots", () => {

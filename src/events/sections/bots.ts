@@ -4,6 +4,7 @@ import { isAdmin } from "../../domain/roles.js";
 import { realmBots } from "../../store/register_extras.js";
 import { botExtras } from "../../store/bots.js";
 import { botDict } from "../../actions/bots.js";
+import { allIntegrations } from "../../integrations/registry.js";
 
 // Administrators administer every bot of the organization, everyone else only the bots they own.
 registerStateSection({
@@ -17,15 +18,19 @@ registerStateSection({
   },
 });
 
-// Confab ships no embedded bots and no incoming-webhook integrations to configure.
+// Confab ships no embedded bots.
 registerStateSection({
   name: "realm_embedded_bots",
   fetchTypes: ["realm_embedded_bots"],
   fetch: async () => ({ realm_embedded_bots: [] }),
 });
 
+// The integrations a bot's URL can name. Their event types are not listed (null, which Zulip's
+// schema allows), nor options beyond the URL parameters every integration takes.
 registerStateSection({
   name: "realm_incoming_webhook_bots",
   fetchTypes: ["realm_incoming_webhook_bots"],
-  fetch: async () => ({ realm_incoming_webhook_bots: [] }),
+  fetch: async () => ({
+    realm_incoming_webhook_bots: allIntegrations().map((i) => ({ name: i.name, display_name: i.displayName, all_event_types: null, config_options: [], url_options: [] })),
+  }),
 });

@@ -12,13 +12,8 @@ import { Field, useResult } from "./form";
 import { CopyButton } from "./Invitations";
 import "./bots.css";
 
-/** The integrations Confab's incoming webhooks speak (/api/v1/external/<name>). */
-const INTEGRATIONS = [
-  "alertmanager", "azuredevops", "basecamp", "bitbucket2", "bitbucket3", "buildbot", "circleci", "clubhouse", "freshdesk",
-  "front", "gitea", "github", "githubsponsors", "gitlab", "gocd", "gogs", "grafana", "harbor", "heroku", "insping", "jira",
-  "json", "netlify", "newrelic", "opsgenie", "pagerduty", "rundeck", "semaphore", "sentry", "slack_incoming", "splunk",
-  "statuspage", "teamcity", "travis", "trello", "updown", "uptimerobot", "zabbix", "zendesk",
-];
+/** The integrations the server's incoming webhooks speak (/api/v1/external/<name>), from register. */
+const integrations = () => (model.realmSettings.realm_incoming_webhook_bots ?? []) as { name: string; display_name: string }[];
 
 const site = () => window.location.origin;
 
@@ -183,8 +178,10 @@ function IntegrationUrl({ bots }: { bots: Bot[] }) {
       <Field id="hook-integration" label="Integration">
         <input id="hook-integration" list="hook-integrations" value={integration} onInput={(e) => setIntegration(e.currentTarget.value)} />
         <datalist id="hook-integrations">
-          {INTEGRATIONS.map((n) => (
-            <option key={n} value={n} />
+          {integrations().map((i) => (
+            <option key={i.name} value={i.name}>
+              {i.display_name}
+            </option>
           ))}
         </datalist>
       </Field>
