@@ -6,6 +6,7 @@ import { FEATURE_LEVEL, ZULIP_VERSION } from "../domain/limits.js";
 import { unsupportedNarrowOperator } from "../domain/event_narrow.js";
 import type { QueueSpec } from "./queues.js";
 import { createStateContext, fetchInitialState, selectedSections, settleQueuedEvents, type RegisterOptions } from "./state.js";
+import { botExtras } from "../store/bots.js";
 import "./sections/index.js";
 
 /** Checks shared by POST /register and queue creation through GET /events. */
@@ -20,6 +21,23 @@ export function queueSpecFor(caller: Caller, o: Omit<QueueSpec, "userId" | "real
   return { userId: caller.user.id, realmId: caller.realm.id, clientName: caller.clientName, guest: isGuest(caller.user.role), ...o };
 }
 
+/** What the client asked; `allPublicStreams` left out means "as the user's default". */
+export type RegisterRequest = Omit<RegisterOptions, "allPublicStreams"> & { allPublicStreams?: boolean };
+
+/**
+ * A bot's own defaults, as Zulip applies them: its default_all_public_streams when the request
+ * does not say, and a narrow to its default_events_register_stream when the request has none.
+ */
+async function withBotDefaults(app: AppContext, caller: Caller, request: RegisterRequest): Promise<RegisterOptions> {
+  const defaults = caller.user.is_bot ? (await botExtras(app.db, [caller.user.id])).get(caller.user.id) : undefined;
+  const stream = defaults?.defaultEventsRegisterStream;
+  return {
+    ...request,
+    allPublicStreams: request.allPublicStreams ?? defaults?.defaultAllPublicStreams ?? false,
+    narrow: request.narrow.length === 0 && stream ? [["stream", stream.name] as const] : request.narrow,
+  };
+}
+
 /**
  * POST /register: creates the queue first, then reads the initial state, then folds in whatever
  * the queue received meanwhile, so that nothing between the two is lost or counted twice.
@@ -27,9 +45,10 @@ export function queueSpecFor(caller: Caller, o: Omit<QueueSpec, "userId" | "real
 export async function doEventsRegister(
   app: AppContext,
   caller: Caller,
-  options: RegisterOptions,
+  request: RegisterRequest,
   lifespanSecs: number,
 ): Promise<Record<string, unknown>> {
+  const options = await withBotDefaults(app, caller, request);
   checkQueueRequest(caller, options.narrow, options.allPublicStreams);
   const queueId = await app.eventQueues.create(
     queueSpecFor(caller, {

@@ -29,7 +29,7 @@ export const eventRoutes = [
       client_gravatar: P.bool().default(true),
       slim_presence: P.bool().default(false),
       presence_history_limit_days: P.int().optional(),
-      all_public_streams: P.bool().default(false),
+      all_public_streams: P.bool().optional(),
       include_subscribers: P.oneOf(["true", "false", "partial"]).default("false"),
       client_capabilities: P.json(capabilitiesSchema).default({ notification_settings_null: false }),
       event_types: P.stringList().optional(),

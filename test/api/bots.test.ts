@@ -197,6 +197,25 @@ describe("POST /bots", () => {
     assert.deepEqual([body.default_sending_stream, body.default_events_register_stream, body.default_all_public_streams], ["secret", "general", true]);
     assert.deepEqual(audience(await heard(queues), (e) => e.op === "add"), [t.member.id]);
   });
+
+  test("a bot's register follows its defaults: its events channel narrows a queue asked without a narrow, and all public channels when it says so", async () => {
+    const t = await freshRealm();
+    for (const name of ["general", "random", "elsewhere"]) await ok(as(t.member).post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name }]) }));
+    const made = await ok(as(t.member).post("/bots", { full_name: "Listener", short_name: "listener", default_events_register_stream: "general", default_all_public_streams: "true" }));
+    const email = (await ok(as(t.member).get("/bots"))).bots.find((b: { api_key: string }) => b.api_key === made.api_key).username;
+    const bot = api.as({ email, apiKey: made.api_key });
+    await ok(as(t.member).post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "general" }, { name: "random" }]), principals: JSON.stringify([made.user_id]) }));
+    const register = async (params: Record<string, unknown> = {}) => (await ok(bot.post("/register", { event_types: ["message"], ...params }))).queue_id as string;
+    const own = await register();
+    const explicit = await register({ narrow: JSON.stringify([["stream", "random"]]), all_public_streams: "false" });
+    const everywhere = await register({ narrow: JSON.stringify([["is", "stream"]]) });
+    for (const to of ["random", "general", "elsewhere"]) await ok(as(t.member).post("/messages", { type: "stream", to, topic: "t", content: `to ${to}` }));
+    const channelsOf = async (queueId: string) =>
+      (await ok(bot.get("/events", { queue_id: queueId, last_event_id: -1, dont_block: true }))).events.filter((e: Record<string, any>) => e.type === "message").map((e: Record<string, any>) => e.message.display_recipient);
+    assert.deepEqual(await channelsOf(own), ["general"]);
+    assert.deepEqual(await channelsOf(explicit), ["random"]);
+    assert.deepEqual(await channelsOf(everywhere), ["random", "general", "elsewhere"], "default_all_public_streams reaches a channel the bot is not in");
+  });
 });
 
 describe("GET /bots", () => {
