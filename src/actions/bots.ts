@@ -25,7 +25,7 @@ const insufficientPermission = () => badRequest("Insufficient permission");
 
 /** A bot as `realm_bots` and `realm_bot` events show it to the users who administer it. */
 export function botDict(bot: UserRow, extras: BotExtras): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+  return {
     email: bot.email,
     user_id: bot.id,
     full_name: bot.full_name,
@@ -37,9 +37,8 @@ export function botDict(bot: UserRow, extras: BotExtras): Record<string, unknown
     default_all_public_streams: extras.defaultAllPublicStreams,
     avatar_url: gravatarUrl(bot.delivery_email),
     services: serviceDicts(bot, extras),
+    owner_id: bot.bot_owner_id,
   };
-  if (bot.bot_owner_id !== null) out.owner_id = bot.bot_owner_id;
-  return out;
 }
 
 /** Outgoing webhooks show where they post; embedded bots their configuration; other bots nothing. */

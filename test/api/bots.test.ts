@@ -253,6 +253,10 @@ describe("GET /bots", () => {
     assert.deepEqual(await realmBots(t.member), [mine.id]);
     assert.deepEqual(await realmBots(t.member2), []);
     assert.deepEqual(await realmBots(t.moderator), []);
+    // A bot whose owner is gone says so with null, as Zulip's schema has it, rather than leaving the key out.
+    await srv.app.db.updateTable("users").set({ bot_owner_id: null }).where("id", "=", t.bot.id).execute();
+    const listed = (await ok(as(t.admin).post("/register", { fetch_event_types: ["realm_bot"] }))).realm_bots;
+    assert.deepEqual(listed.map((b: Record<string, any>) => [b.user_id, b.owner_id]).sort(), [[t.bot.id, null], [mine.id, t.member.id]].sort());
   });
 });
 
