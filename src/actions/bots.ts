@@ -184,10 +184,6 @@ export async function doCreateBot(app: AppContext, caller: Caller, req: CreateBo
     }
 
     await notifyCreatedUser(tx, app, events, realm, bot);
-    const everyone = (await activeRealmUsers(tx, realm.id)).map((u) => u.id);
-    for (const { group_id } of await tx.selectFrom("user_group_members").select("group_id").where("user_id", "=", bot.id).orderBy("group_id").execute()) {
-      events.send({ realmId: realm.id, event: { type: "user_group", op: "add_members", group_id, user_ids: [bot.id] }, userIds: everyone });
-    }
     const extras = await extrasOf(tx, bot);
     events.send({
       realmId: realm.id,

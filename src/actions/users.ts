@@ -231,6 +231,12 @@ export async function notifyCreatedUser(tx: Tx, app: AppContext, events: Pending
       userIds: guests.map((g) => g.id),
     });
   }
+  // Clients keep group memberships (their permission checks read them), so the new user's
+  // system groups are announced as Zulip's do_create_user announces them.
+  const everyoneIds = recipients.map((r) => r.id);
+  for (const { group_id } of await tx.selectFrom("user_group_members").select("group_id").where("user_id", "=", user.id).orderBy("group_id").execute()) {
+    events.send({ realmId: realm.id, event: { type: "user_group", op: "add_members", group_id, user_ids: [user.id] }, userIds: everyoneIds });
+  }
 }
 
 /** New users join the organization's default channels. */

@@ -225,9 +225,12 @@ describe("signing up with an invitation", () => {
     assert.ok(notices.some((n) => types(n) === "realm_user:add" && n.userIds.includes(t.member.id)));
     assert.ok(notices.some((n) => types(n) === "subscription:add" && n.userIds.length === 1 && n.userIds[0] === user.id));
     assert.ok(notices.some((n) => types(n) === "subscription:peer_add" && (n.event.user_ids as number[]).includes(user.id)));
+    // First the system groups of the new role, announced with the user, then the invitation's group.
+    const systemGroups = (await srv.app.db.selectFrom("user_group_members").select("group_id").where("user_id", "=", user.id).where("group_id", "!=", team).orderBy("group_id").execute()).map((g) => g.group_id);
+    assert.ok(systemGroups.includes(moderators));
     assert.deepEqual(
       notices.filter((n) => types(n) === "user_group:add_members").map((n) => n.event),
-      [{ type: "user_group", op: "add_members", group_id: team, user_ids: [user.id] }],
+      [...systemGroups, team].map((group_id) => ({ type: "user_group", op: "add_members", group_id, user_ids: [user.id] })),
     );
     assert.deepEqual(
       notices.filter((n) => types(n) === "invites_changed").map((n) => n.userIds),

@@ -360,8 +360,15 @@ describe("POST /users", () => {
     const sub = await srv.app.db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).execute();
     assert.deepEqual(sub.map((s) => [s.stream_id, s.active]), [[general.id, 1]]);
 
-    assert.equal(notices.length, 2);
-    const [seen, hidden] = notices;
+    const memberOf = await srv.app.db.selectFrom("user_group_members").select("group_id").where("user_id", "=", userId).orderBy("group_id").execute();
+    assert.deepEqual(
+      notices.filter((n) => n.event.type === "user_group").map((n) => n.event),
+      memberOf.map(({ group_id }) => ({ type: "user_group", op: "add_members", group_id, user_ids: [userId] })),
+      "the new user's system groups are announced",
+    );
+    const userNotices = notices.filter((n) => n.event.type === "realm_user");
+    assert.equal(userNotices.length, 2);
+    const [seen, hidden] = userNotices;
     const person = (delivery: string | null) => ({
       email: `user${userId}@confab.invalid`,
       user_id: userId,
@@ -474,8 +481,9 @@ describe("guests when can_access_all_users_group leaves them out", () => {
   test("are told only that someone joined", async () => {
     const r = await as(t.admin).post("/users", { email: "restricted@zulip.example.com", full_name: "Quiet Newcomer", password: "123456" });
     const id = r.body.user_id;
-    assert.deepEqual(notices.map((n) => n.userIds), [[t.owner.id, t.admin.id, id], [t.moderator.id, t.member.id, t.member2.id, t.bot.id], [t.guest.id]]);
-    assert.deepEqual(notices[2].event, { type: "realm_user", op: "add", person: unknownUser(id), inaccessible_user: true });
+    const userNotices = notices.filter((n) => n.event.type === "realm_user");
+    assert.deepEqual(userNotices.map((n) => n.userIds), [[t.owner.id, t.admin.id, id], [t.moderator.id, t.member.id, t.member2.id, t.bot.id], [t.guest.id]]);
+    assert.deepEqual(userNotices[2].event, { type: "realm_user", op: "add", person: unknownUser(id), inaccessible_user: true });
     await srv.app.db.deleteFrom("subscriptions").where("user_id", "=", id).execute();
     await srv.app.db.updateTable("users").set({ is_active: 0 }).where("id", "=", id).execute();
   });
