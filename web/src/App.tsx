@@ -1,5 +1,5 @@
 /** The page: top bar with search, the three columns (a view or a narrow in the middle), settings, and the keyboard. */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, logout } from "./api";
 import { dmKeyOf, model, topicMuted, useModel, userName, streamName, unreadCounts } from "./model";
 import { markNarrowRead, setSubscriptionProperty, toggleTopicMute } from "./messages";
@@ -109,8 +109,13 @@ export function App() {
     showUnreadFavicon(counts.total);
   }, [pageTitle, counts.total]);
 
+  // Read by the key handler as they are now: an effect re-subscribed after paint would leave a
+  // handler that still sees the help open for a moment after it closed, and eats the next Escape.
+  const overlays = useRef({ settingsOpen, help });
+  overlays.current = { settingsOpen, help };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      const { settingsOpen, help } = overlays.current;
       // A native dialog (menus' dialogs, overlays) owns the keyboard, Escape included.
       if (document.querySelector("dialog[open]")) return;
       if (e.key === "Escape" || (e.ctrlKey && e.key === "[")) {
@@ -132,7 +137,7 @@ export function App() {
       document.removeEventListener("keydown", onKey);
       document.removeEventListener("confab:help", onHelp);
     };
-  }, [settingsOpen, help]);
+  }, []);
 
   // Presence: reported when the page opens and every minute after, as Zulip's web app does.
   useEffect(() => {
