@@ -23,6 +23,15 @@ import { canAdminUser, changeFullNameInTx, changeRoleInTx, deactivateInTx, sendU
 
 const insufficientPermission = () => badRequest("Insufficient permission");
 
+/** A bot's default channels, as every answer about a bot names them. */
+function defaultChannelFields(extras: BotExtras) {
+  return {
+    default_sending_stream: extras.defaultSendingStream?.name ?? null,
+    default_events_register_stream: extras.defaultEventsRegisterStream?.name ?? null,
+    default_all_public_streams: extras.defaultAllPublicStreams,
+  };
+}
+
 /** A bot as `realm_bots` and `realm_bot` events show it to the users who administer it. */
 export function botDict(bot: UserRow, extras: BotExtras): Record<string, unknown> {
   return {
@@ -32,9 +41,7 @@ export function botDict(bot: UserRow, extras: BotExtras): Record<string, unknown
     bot_type: bot.bot_type,
     is_active: bot.is_active === 1,
     api_key: bot.api_key,
-    default_sending_stream: extras.defaultSendingStream?.name ?? null,
-    default_events_register_stream: extras.defaultEventsRegisterStream?.name ?? null,
-    default_all_public_streams: extras.defaultAllPublicStreams,
+    ...defaultChannelFields(extras),
     avatar_url: gravatarUrl(bot.delivery_email),
     services: serviceDicts(bot, extras),
     owner_id: bot.bot_owner_id,
@@ -194,9 +201,7 @@ export async function doCreateBot(app: AppContext, caller: Caller, req: CreateBo
       user_id: bot.id,
       api_key: bot.api_key,
       avatar_url: gravatarUrl(bot.delivery_email),
-      default_sending_stream: extras.defaultSendingStream?.name ?? null,
-      default_events_register_stream: extras.defaultEventsRegisterStream?.name ?? null,
-      default_all_public_streams: extras.defaultAllPublicStreams,
+      ...defaultChannelFields(extras),
     };
   });
 }
@@ -221,9 +226,7 @@ export async function ownBotsForApi(app: AppContext, caller: Caller) {
       full_name: bot.full_name,
       api_key: bot.api_key,
       avatar_url: gravatarUrl(bot.delivery_email),
-      default_sending_stream: e.defaultSendingStream?.name ?? null,
-      default_events_register_stream: e.defaultEventsRegisterStream?.name ?? null,
-      default_all_public_streams: e.defaultAllPublicStreams,
+      ...defaultChannelFields(e),
     };
   });
 }
@@ -335,9 +338,7 @@ export async function doUpdateBot(app: AppContext, caller: Caller, botId: number
       service_interface: req.serviceInterface,
       service_payload_url: req.servicePayloadUrl ?? null,
       config_data: req.configData ?? null,
-      default_sending_stream: extras.defaultSendingStream?.name ?? null,
-      default_events_register_stream: extras.defaultEventsRegisterStream?.name ?? null,
-      default_all_public_streams: extras.defaultAllPublicStreams,
+      ...defaultChannelFields(extras),
       ...(owner ? { bot_owner: owner.email } : {}),
     };
   });
