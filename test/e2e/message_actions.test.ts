@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { DEV_PASSWORD } from "../../src/dev/seed.js";
 import { screenshot, signedIn } from "../helpers/browser.js";
-import { devOrganizationInChromium } from "../helpers/e2e.js";
+import { devOrganizationInChromium, eventually } from "../helpers/e2e.js";
 
 const e2e = devOrganizationInChromium(async () => {
   const principals = JSON.stringify(await Promise.all([IAGO, HAMLET].map(async (email) => (await call<{ user_id: number }>(email, "GET", "/users/me")).user_id)));
@@ -55,16 +55,6 @@ async function openTopicMenu(page: Page, topic: string) {
 
 /** The menu's items, in order. */
 const items = async (page: Page) => menu(page).getByRole("menuitem").allInnerTexts();
-
-async function waitFor<T>(what: string, read: () => Promise<T>, want: T) {
-  const deadline = Date.now() + 10_000;
-  let seen = await read();
-  while (JSON.stringify(seen) !== JSON.stringify(want) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    seen = await read();
-  }
-  assert.deepEqual(seen, want, what);
-}
 
 /** How many of a topic's messages are unread for someone, by the server's count. */
 async function unreadInTopic(email: string, streamId: number, topic: string): Promise<number> {
@@ -206,14 +196,14 @@ describe("message and topic actions in Chromium", () => {
     await call(HAMLET, "POST", "/mark_all_as_read");
     const { context, page } = await open(HAMLET, topicUrl(channelId, "unread"));
     await row(page, ids[2]).waitFor();
-    await waitFor("read on sight", () => unreadInTopic(HAMLET, channelId, "unread"), 0);
-    await waitFor("sidebar count", () => sidebarCount(page, CHANNEL), 0);
+    await eventually("read on sight", () => unreadInTopic(HAMLET, channelId, "unread"), 0);
+    await eventually("sidebar count", () => sidebarCount(page, CHANNEL), 0);
 
     await openMessageMenu(page, ids[1]);
     await item(page, "Mark as unread from here").click();
-    await waitFor("unread on the server", () => unreadInTopic(HAMLET, channelId, "unread"), 2);
-    await waitFor("sidebar count", () => sidebarCount(page, CHANNEL), 2);
-    assert.equal(await page.locator(".message.unread").count(), 2);
+    await eventually("unread on the server", () => unreadInTopic(HAMLET, channelId, "unread"), 2);
+    await eventually("sidebar count", () => sidebarCount(page, CHANNEL), 2);
+    await eventually("unread rows", () => page.locator(".message.unread").count(), 2);
     // Being on screen does not read them again.
     await page.waitForTimeout(1000);
     assert.equal(await unreadInTopic(HAMLET, channelId, "unread"), 2);
@@ -222,8 +212,8 @@ describe("message and topic actions in Chromium", () => {
 
     await openTopicMenu(page, "unread");
     await item(page, "Mark topic as read").click();
-    await waitFor("topic read", () => unreadInTopic(HAMLET, channelId, "unread"), 0);
-    await waitFor("sidebar count", () => sidebarCount(page, CHANNEL), 0);
+    await eventually("topic read", () => unreadInTopic(HAMLET, channelId, "unread"), 0);
+    await eventually("sidebar count", () => sidebarCount(page, CHANNEL), 0);
     await context.close();
   });
 
@@ -257,7 +247,7 @@ describe("message and topic actions in Chromium", () => {
     await openMessageMenu(page, id);
     await item(page, "View edit history").click();
     const versions = dialog(page, "Message edit history").locator(".history > li");
-    await waitFor("versions", () => versions.count(), 3);
+    await eventually("versions", () => versions.count(), 3);
     assert.match(await versions.nth(0).innerText(), /Posted by Iago[\s\S]*The first version/);
     assert.match(await versions.nth(1).innerText(), /Edited by Iago[\s\S]*The second version/);
     assert.match(await versions.nth(2).innerText(), /Moved by Iago[\s\S]*Topic: history → history moved/);
@@ -443,7 +433,7 @@ describe("message and topic actions in Chromium", () => {
       });
     await restrict(admins, admins, admins);
     try {
-      await waitFor("items", async () => {
+      await eventually("items", async () => {
         await openTopicMenu(page, "restricted");
         const names = await items(page);
         await page.keyboard.press("Escape");

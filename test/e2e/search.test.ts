@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { DEV_PASSWORD } from "../../src/dev/seed.js";
 import { screenshot, signedIn } from "../helpers/browser.js";
-import { devOrganizationInChromium } from "../helpers/e2e.js";
+import { devOrganizationInChromium, eventually } from "../helpers/e2e.js";
 
 const e2e = devOrganizationInChromium();
 const { call, scenario, send, streamIdOf } = e2e;
@@ -86,7 +86,7 @@ describe("search and overlay URLs in Chromium", () => {
     assert.equal(await page.inputValue("#search"), 'channel:Verona topic:"castle gates" ');
     await page.keyboard.press("Enter");
     await title(page).filter({ hasText: "#Verona › castle gates" }).waitFor();
-    assert.equal(await page.locator(".message").count(), 2);
+    await eventually("messages in the topic", () => page.locator(".message").count(), 2);
 
     // A person by name: "Messages from Iago".
     await page.keyboard.press("/");
@@ -133,7 +133,7 @@ describe("search and overlay URLs in Chromium", () => {
     await content.locator(".highlight").waitFor();
     assert.equal(await content.locator(".highlight").innerText(), "zephyrous");
     assert.equal(await page.locator(".recipient-header .highlight").first().innerText(), "zephyrous");
-    assert.equal(await page.locator(".message").count(), 2, "the topic matched too");
+    await eventually("the topic matched too", () => page.locator(".message").count(), 2);
     await shots(page, "search-highlight");
 
     await call("othello@zulip.com", "PATCH", `/messages/${id}`, { content: "A calm evening over the lagoon" });

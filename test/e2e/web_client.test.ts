@@ -12,7 +12,7 @@ import type { Page } from "playwright-core";
 import { DEV_PASSWORD } from "../../src/dev/seed.js";
 import { screenshot, signedIn } from "../helpers/browser.js";
 import { joinPath, readOutbox } from "../helpers/mail.js";
-import { devOrganizationInChromium } from "../helpers/e2e.js";
+import { devOrganizationInChromium, eventually } from "../helpers/e2e.js";
 
 const e2e = devOrganizationInChromium();
 const { call, scenario, send, streamIdOf } = e2e;
@@ -28,16 +28,8 @@ async function channelCount(page: Page, channel: string): Promise<number> {
   return text === undefined ? 0 : Number(text);
 }
 
-async function waitForCount(page: Page, channel: string, want: number) {
-  const deadline = Date.now() + 10_000;
-  let seen = -1;
-  while (Date.now() < deadline) {
-    seen = await channelCount(page, channel);
-    if (seen === want) return;
-    await page.waitForTimeout(100);
-  }
-  assert.equal(seen, want, `unread count of ${channel}`);
-}
+const waitForCount = (page: Page, channel: string, want: number) =>
+  eventually(`unread count of ${channel}`, () => channelCount(page, channel), want);
 
 describe("the web client in Chromium", () => {
   scenario("signing in: a wrong password is refused on the form, the right one opens the main view", async () => {
@@ -175,7 +167,7 @@ describe("the web client in Chromium", () => {
     await page.keyboard.type("channel:Venice sender:othello@zulip.com zanzibar");
     await page.keyboard.press("Enter");
     await page.locator(".message .content >> text=unique word").waitFor();
-    assert.equal(await page.locator(".message").count(), 1);
+    await eventually("messages found", () => page.locator(".message").count(), 1);
     assert.match(await page.locator(".narrow-title h2").innerText(), /#Venice.*Messages from .*Search: zanzibar/);
     await screenshot(page, "search");
     await context.close();

@@ -10,6 +10,21 @@ import { startTestServer, type TestServer } from "./server.js";
 import { seedDevOrganization, DEV_PASSWORD } from "../../src/dev/seed.js";
 import { ensureClientBuilt, findChromium, launch } from "./browser.js";
 
+/**
+ * Polls `read` until it gives `want` (compared as JSON) or ten seconds pass, then asserts: for
+ * counts and states a page reaches after a fetch or an event, which CI's slower machine may not
+ * have reached the moment a title or a first row shows.
+ */
+export async function eventually<T>(what: string, read: () => Promise<T>, want: T) {
+  const deadline = Date.now() + 10_000;
+  let seen = await read();
+  while (JSON.stringify(seen) !== JSON.stringify(want) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    seen = await read();
+  }
+  assert.deepEqual(seen, want, what);
+}
+
 /** A development user by email, or someone else (a new sign-up) with their password. */
 export type Who = string | { email: string; password?: string };
 type Params = Record<string, string | number | boolean>;
