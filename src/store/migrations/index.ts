@@ -28,6 +28,13 @@ import * as m028 from "./028_unread_index_flags.js";
 import * as m029 from "./029_bot_index.js";
 import * as m030 from "./030_message_versions.js";
 import * as m031 from "./031_bots.js";
+import * as m032 from "./032_submessages.js";
+import * as m033 from "./033_image_attachments.js";
+import * as m034 from "./034_avatars.js";
+import * as m035 from "./035_link_previews.js";
+import * as m036 from "./036_message_emails.js";
+import * as m037 from "./037_email_gateway.js";
+import * as m038 from "./038_imports.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
 
@@ -61,4 +68,11 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["029_bot_index", m029.up],
   ["030_message_versions", m030.up],
   ["031_bots", m031.up],
+  ["032_submessages", m032.up],
+  ["033_image_attachments", m033.up],
+  ["034_avatars", m034.up],
+  ["035_link_previews", m035.up],
+  ["036_message_emails", m036.up],
+  ["037_email_gateway", m037.up],
+  ["038_imports", m038.up],
 ];
