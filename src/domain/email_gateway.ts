@@ -9,6 +9,16 @@ export function newEmailToken(): string {
   return randomBytes(16).toString("hex");
 }
 
+/** A notification email's reply token: "mm" and 32 hex digits, told apart from channel addresses by that shape. */
+export function newReplyToken(): string {
+  return `mm${newEmailToken()}`;
+}
+
+/** The reply address of a notification email, or "" without a gateway. */
+export function replyEmailAddress(pattern: string | undefined, token: string): string {
+  return pattern ? pattern.replace("%s", token) : "";
+}
+
 /** Django's slugify: ASCII only, lowercase, runs of spaces and hyphens collapsed, ends trimmed. */
 function slugify(value: string): string {
   const ascii = value.normalize("NFKD").replace(/[^\x00-\x7f]/g, "");

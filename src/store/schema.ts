@@ -38,6 +38,9 @@ export interface UserTable {
   presence_enabled: Flag;
   /** JSON object of further per-user settings. */
   props: string;
+  /** "G" (Gravatar) or "U" (uploaded); see media/avatars.ts. */
+  avatar_source: Generated<string>;
+  avatar_version: Generated<number>;
 }
 
 export interface UserGroupTable {
@@ -433,6 +436,17 @@ export interface ChannelEmailAddressTable {
   date_created: number;
 }
 
+/** A notification email's reply address: the user it went to and the message it was about. */
+export interface EmailReplyAddressTable {
+  id: Generated<number>;
+  /** `mm` + 32 hex digits, as Zulip's. */
+  email_token: string;
+  user_id: number;
+  message_id: number;
+  date_created: number;
+  times_used: Generated<number>;
+}
+
 /** One user's emoji reaction to one message. */
 export interface ReactionTable {
   id: Generated<number>;
@@ -506,6 +520,43 @@ export interface BotEntryTable {
   value: string;
 }
 
+/** A widget on a message (the first, by the message's sender) or one change to it. */
+export interface SubmessageTable {
+  id: Generated<number>;
+  message_id: number;
+  sender_id: number;
+  msg_type: string;
+  /** JSON as the client sent it; the widget's own is `{widget_type, extra_data}`. */
+  content: string;
+}
+
+/** A message a user is to be emailed about once its batch is due (Zulip's ScheduledMessageNotificationEmail). */
+export interface MessageEmailNotificationTable {
+  id: Generated<number>;
+  user_id: number;
+  message_id: number;
+  /** Why the user is emailed: one of domain/message_emails.ts's triggers. */
+  trigger: string;
+  /** UNIX seconds: when the user's batch goes out. */
+  scheduled_at: number;
+}
+
+/** When a user was last sent a digest, so no week gets two. */
+export interface DigestSendTable {
+  user_id: number;
+  sent_at: number;
+}
+
+/** A widget on a message (the first, by the message's sender) or one change to it. */
+export interface SubmessageTable {
+  id: Generated<number>;
+  message_id: number;
+  sender_id: number;
+  msg_type: string;
+  /** JSON as the client sent it; the widget's own is `{widget_type, extra_data}`. */
+  content: string;
+}
+
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -544,6 +595,7 @@ export interface DB {
   attachment_messages: AttachmentMessageTable;
   muted_users: MutedUserTable;
   channel_email_addresses: ChannelEmailAddressTable;
+  email_reply_addresses: EmailReplyAddressTable;
   reactions: ReactionTable;
   user_status: UserStatusTable;
   web_sessions: WebSessionTable;
@@ -552,6 +604,10 @@ export interface DB {
   bot_services: BotServiceTable;
   bot_config: BotEntryTable;
   bot_storage: BotEntryTable;
+  submessages: SubmessageTable;
+  message_email_notifications: MessageEmailNotificationTable;
+  digest_sends: DigestSendTable;
+  submessages: SubmessageTable;
 }
 
 export type Db = Kysely<DB>;
