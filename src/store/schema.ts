@@ -413,6 +413,15 @@ export interface AttachmentTable {
   is_web_public: Generated<Flag>;
 }
 
+/** See migration 033: an upload that is an image, and its thumbnails (a JSON list). */
+export interface ImageAttachmentTable {
+  attachment_id: number;
+  original_width_px: number;
+  original_height_px: number;
+  frames: number;
+  thumbnail_metadata: Generated<string>;
+}
+
 export interface AttachmentMessageTable {
   attachment_id: number;
   message_id: number;
@@ -547,16 +556,6 @@ export interface DigestSendTable {
   sent_at: number;
 }
 
-/** A widget on a message (the first, by the message's sender) or one change to it. */
-export interface SubmessageTable {
-  id: Generated<number>;
-  message_id: number;
-  sender_id: number;
-  msg_type: string;
-  /** JSON as the client sent it; the widget's own is `{widget_type, extra_data}`. */
-  content: string;
-}
-
 export interface DB {
   realms: RealmTable;
   users: UserTable;
@@ -593,6 +592,7 @@ export interface DB {
   navigation_views: NavigationViewTable;
   attachments: AttachmentTable;
   attachment_messages: AttachmentMessageTable;
+  image_attachments: ImageAttachmentTable;
   muted_users: MutedUserTable;
   channel_email_addresses: ChannelEmailAddressTable;
   email_reply_addresses: EmailReplyAddressTable;
@@ -607,7 +607,6 @@ export interface DB {
   submessages: SubmessageTable;
   message_email_notifications: MessageEmailNotificationTable;
   digest_sends: DigestSendTable;
-  submessages: SubmessageTable;
 }
 
 export type Db = Kysely<DB>;
