@@ -8,10 +8,12 @@ import type { EndpointDef, Method } from "./http/endpoint.js";
 import { ALL_ENDPOINTS } from "./routes/index.js";
 import { registerSignupPages } from "./routes/web/signup.js";
 import { registerEmailChangePages } from "./routes/web/email_change.js";
+import { registerUnsubscribePages } from "./routes/web/unsubscribe.js";
 import { registerExportDownloads } from "./routes/web/exports.js";
 import { registerVideoCallPages } from "./routes/web/video_calls.js";
 import { registerFilePages } from "./routes/web/files.js";
 import { registerWebClient } from "./routes/web/client.js";
+import { registerExternalContent } from "./routes/web/external_content.js";
 import { collectFilePart } from "./files/multipart.js";
 
 const API_PREFIX = "/api/v1";
@@ -160,9 +162,11 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
   );
   registerSignupPages(server, app);
   registerEmailChangePages(server, app);
+  registerUnsubscribePages(server, app);
   registerExportDownloads(server, app);
   registerVideoCallPages(server, app);
   registerFilePages(server, app);
+  registerExternalContent(server, app);
   registerWebClient(server, app);
 
   return server;

@@ -73,6 +73,11 @@ export interface Config {
   outboundAllowedNetworks: string[];
   /** Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS: how long a bot's server has to answer. */
   outgoingWebhookTimeoutMs: number;
+  /** The image proxy (/external_content/): how long a site has to send an image, and its largest size. */
+  externalContentTimeoutMs: number;
+  externalContentMaxBytes: number;
+  /** How long a page has to answer a link preview's fetch (Zulip's preview session allows 15 seconds). */
+  linkPreviewTimeoutMs: number;
 }
 
 export interface S3Config {
@@ -216,6 +221,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     s3: s3FromEnv(env),
     outboundAllowedNetworks: (env.CONFAB_OUTBOUND_ALLOWED_NETWORKS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     outgoingWebhookTimeoutMs: 1000 * positiveNumber(env.CONFAB_OUTGOING_WEBHOOK_TIMEOUT_SECS, 10),
+    externalContentTimeoutMs: 1000 * positiveNumber(env.CONFAB_EXTERNAL_CONTENT_TIMEOUT_SECS, 10),
+    externalContentMaxBytes: 1024 * 1024 * positiveNumber(env.CONFAB_EXTERNAL_CONTENT_MAX_SIZE_MIB, 25),
+    linkPreviewTimeoutMs: 1000 * positiveNumber(env.CONFAB_LINK_PREVIEW_TIMEOUT_SECS, 15),
     ...overrides,
   };
 }

@@ -11,6 +11,7 @@ import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
 import { EMPTY_TOPIC_DISPLAY_NAME } from "../domain/limits.js";
 import type { CamoConfig } from "./camo.js";
+import { renderCamo } from "../media/image_proxy.js";
 import type { Linkifier } from "./linkifiers.js";
 import { emojiUrl as realmEmojiUrl } from "../domain/custom_emoji.js";
 import { ReadCache } from "../store/read_cache.js";
@@ -146,7 +147,7 @@ export async function renderContextFor(
   sender: UserRow | null,
   db: Executor = app.db,
 ): Promise<RenderContext> {
-  const { camoUrl, camoKey, externalUrl } = app.config;
+  const { externalUrl } = app.config;
   const senderProps = sender ? (JSON.parse(sender.props) as { translate_emoticons?: boolean }) : {};
   const caches = app.caches.renderData;
   const key = String(realm.id);
@@ -158,10 +159,10 @@ export async function renderContextFor(
     realmLinkifiers(app, realm.id, db),
   ]);
   const realmUrl = externalUrl.replace(/\/+$/, "");
-  const camo = camoUrl && camoKey ? { url: camoUrl, key: camoKey } : undefined;
+  const camo = renderCamo(app);
   const inlineImagePreview = realm.props.inline_image_preview !== false;
   const translateEmoticons = senderProps.translate_emoticons === true;
-  const variant = `${inlineImagePreview}:${translateEmoticons}:${realmUrl}:${camoUrl}`;
+  const variant = `${inlineImagePreview}:${translateEmoticons}:${realmUrl}:${camo.url}`;
   let variants = builtContexts.get(users!);
   if (!variants) builtContexts.set(users!, (variants = new Map()));
   const built = variants.get(variant);

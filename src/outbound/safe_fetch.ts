@@ -10,6 +10,7 @@ import http from "node:http";
 import https from "node:https";
 import dns from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
+import { Transform, pipeline, type Readable } from "node:stream";
 import type { AddressPolicy } from "./address_policy.js";
 
 export interface SafeRequest {
@@ -61,6 +62,27 @@ export async function safeFetch(policy: AddressPolicy, req: SafeRequest): Promis
   }
 }
 
+export interface SafeStreamResponse extends Omit<SafeResponse, "body"> {
+  /**
+   * The body as it arrives: it fails with ResponseTooLarge once past `maxBytes` and with
+   * RequestTimeout at the deadline, and must be read or destroyed.
+   */
+  body: Readable;
+}
+
+/** As safeFetch, but the answer comes back once its headers have, its body still streaming. */
+export async function safeFetchStream(policy: AddressPolicy, req: SafeRequest): Promise<SafeStreamResponse> {
+  const deadline = Date.now() + req.timeoutMs;
+  let url = req.url;
+  for (let hops = 0; ; hops++) {
+    const res = await streamOnce(policy, { ...req, url }, deadline);
+    const location = res.headers.location;
+    if (!REDIRECTS.has(res.status) || !location || (req.method ?? "GET") !== "GET" || hops >= (req.maxRedirects ?? 0)) return res;
+    res.body.destroy();
+    url = new URL(location, url).toString();
+  }
+}
+
 /** Resolves like dns.lookup, and fails the connection if any address the name has is refused. */
 function checkedLookup(policy: AddressPolicy): LookupFunction {
   return (hostname, options, callback) => {
@@ -74,29 +96,82 @@ function checkedLookup(policy: AddressPolicy): LookupFunction {
   };
 }
 
-function requestOnce(policy: AddressPolicy, req: SafeRequest, deadline: number): Promise<SafeResponse> {
-  return new Promise((resolve, reject) => {
-    let target: URL;
-    try {
-      target = new URL(req.url);
-    } catch {
-      return reject(new DisallowedAddress(`not a URL: ${req.url}`));
-    }
-    if (target.protocol !== "http:" && target.protocol !== "https:") return reject(new DisallowedAddress(`not an http(s) URL: ${req.url}`));
-    // Node does not look up a literal address, so it is checked here.
-    const literal = target.hostname.replace(/^\[(.*)\]$/, "$1");
-    if (isIP(literal) && !policy.allows(literal)) return reject(new DisallowedAddress(`${literal} is not allowed`));
+/** The request to `req.url`, not yet sent, after checking its scheme and any literal address. */
+function openRequest(policy: AddressPolicy, req: SafeRequest): http.ClientRequest {
+  let target: URL;
+  try {
+    target = new URL(req.url);
+  } catch {
+    throw new DisallowedAddress(`not a URL: ${req.url}`);
+  }
+  if (target.protocol !== "http:" && target.protocol !== "https:") throw new DisallowedAddress(`not an http(s) URL: ${req.url}`);
+  // Node does not look up a literal address, so it is checked here.
+  const literal = target.hostname.replace(/^\[(.*)\]$/, "$1");
+  if (isIP(literal) && !policy.allows(literal)) throw new DisallowedAddress(`${literal} is not allowed`);
+  const body = req.body === undefined ? undefined : Buffer.from(req.body);
+  return (target.protocol === "https:" ? https : http).request(target, {
+    method: req.method ?? "GET",
+    headers: { ...req.headers, ...(body ? { "content-length": String(body.length) } : {}) },
+    lookup: checkedLookup(policy),
+    // A fresh connection per request: a pooled one would skip the address check.
+    agent: false,
+  });
+}
 
+function streamOnce(policy: AddressPolicy, req: SafeRequest, deadline: number): Promise<SafeStreamResponse> {
+  return new Promise((resolve, reject) => {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return reject(new RequestTimeout(`no answer within the deadline`));
-    const body = req.body === undefined ? undefined : Buffer.from(req.body);
-    const request = (target.protocol === "https:" ? https : http).request(target, {
-      method: req.method ?? "GET",
-      headers: { ...req.headers, ...(body ? { "content-length": String(body.length) } : {}) },
-      lookup: checkedLookup(policy),
-      // A fresh connection per request: a pooled one would skip the address check.
-      agent: false,
+    let request: http.ClientRequest;
+    try {
+      request = openRequest(policy, req);
+    } catch (err) {
+      return reject(err as Error);
+    }
+    let size = 0;
+    const limited = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        if (size > req.maxBytes) return callback(new ResponseTooLarge(`the answer is longer than ${req.maxBytes} bytes`));
+        callback(null, chunk);
+      },
     });
+    let answered = false;
+    let failed = false;
+    const fail = (err: Error) => {
+      if (failed) return;
+      failed = true;
+      clearTimeout(timer);
+      request.destroy();
+      if (answered) limited.destroy(err);
+      else reject(err);
+    };
+    const timer = setTimeout(() => fail(new RequestTimeout(`no answer within ${req.timeoutMs} ms`)), remaining);
+    limited.on("close", () => {
+      clearTimeout(timer);
+      request.destroy();
+    });
+    request.on("error", (err) => fail(err instanceof DisallowedAddress ? err : new ConnectionFailure(err.message)));
+    request.on("response", (res) => {
+      answered = true;
+      pipeline(res, limited, () => {});
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: limited, url: req.url });
+    });
+    request.end(req.body === undefined ? undefined : Buffer.from(req.body));
+  });
+}
+
+function requestOnce(policy: AddressPolicy, req: SafeRequest, deadline: number): Promise<SafeResponse> {
+  return new Promise((resolve, reject) => {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return reject(new RequestTimeout(`no answer within the deadline`));
+    let request: http.ClientRequest;
+    try {
+      request = openRequest(policy, req);
+    } catch (err) {
+      return reject(err as Error);
+    }
+    const body = req.body === undefined ? undefined : Buffer.from(req.body);
     let settled = false;
     const fail = (err: Error) => {
       if (settled) return;
