@@ -14,6 +14,7 @@ import { EventQueues } from "./events/queues.js";
 import { buildServer, createLogger } from "./app.js";
 import { ScheduledMessageWorker } from "./workers/scheduled_messages.js";
 import { OutboxWorker } from "./workers/outbox.js";
+import { MessageEmailWorker } from "./workers/message_emails.js";
 import { createEmailSender } from "./outbound/email.js";
 import { loadOrCreateKey } from "./files/storage.js";
 import { MessageCache } from "./store/message_cache.js";
@@ -45,6 +46,8 @@ export interface Running {
   scheduledMessages: ScheduledMessageWorker;
   /** Sends the emails and push notifications queued in the database. */
   outbox: OutboxWorker;
+  /** Sends message notification emails when each user's batch is due. */
+  messageEmails: MessageEmailWorker;
   close(): Promise<void>;
 }
 
@@ -132,17 +135,21 @@ export async function startConfab(config: Config, opts: StartOptions = {}): Prom
   scheduledMessages.start();
   const outbox = new OutboxWorker(app, opts.timers ?? systemTimers);
   outbox.start();
+  const messageEmails = new MessageEmailWorker(app, opts.timers ?? systemTimers);
+  messageEmails.start();
   return {
     app,
     server,
     url: `http://${config.host}:${port}`,
     scheduledMessages,
     outbox,
+    messageEmails,
     async close() {
       // Waiting long-polls are answered first so the HTTP server can close.
       await app.eventQueues.close();
       await server.close();
       await scheduledMessages.close();
+      await messageEmails.close();
       await outbox.close();
       await closeContext();
     },

@@ -4,6 +4,7 @@ import type { AppContext } from "../context.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
 import type { Notice } from "../events/bus.js";
 import { queueMessagePushNotifications } from "./push_devices.js";
+import { queueMessageEmails } from "../notifications/message_emails.js";
 import { queueOutgoingWebhooks } from "./outgoing_webhooks.js";
 import type { Executor } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
@@ -277,6 +278,7 @@ export async function sendMessageInTx(
   };
   events.send(notice);
   await queueMessagePushNotifications(app, tx, events, notice);
+  await queueMessageEmails(app, tx, events, realm, message, flagsByUser);
   await queueOutgoingWebhooks(app, tx, events, realm, sender, target, contentFlags.mentioned, () => ({
     ...formatMessage(message, ctx, OUTGOING_WEBHOOK_FORMAT),
     rendered_content: message.rendered_content,

@@ -15,7 +15,20 @@ export interface OutgoingEmail {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative to the text. */
+  html?: string;
+  /** Shown as the sender's name, beside the server's address. */
+  fromName?: string;
+  replyTo?: string;
+  /** Further headers (List-Unsubscribe, ...). */
+  headers?: Record<string, string>;
 }
+
+/** What nodemailer is given for an email: the server's address as sender, under the email's name if it has one. */
+const mailOptions = (emailFrom: string, { fromName, ...email }: OutgoingEmail) => ({
+  from: fromName ? { name: fromName, address: emailFrom } : emailFrom,
+  ...email,
+});
 
 export interface EmailSender {
   /** Delivers the message or throws; callers decide whether a failure matters. */
@@ -35,7 +48,7 @@ export function createEmailSender(config: Pick<Config, "smtpUrl" | "emailFrom" |
     const transport = lazyTransport(config.smtpUrl);
     return {
       async send(email) {
-        await (await transport()).sendMail({ from: config.emailFrom, ...email });
+        await (await transport()).sendMail(mailOptions(config.emailFrom, email));
       },
     };
   }
@@ -48,7 +61,7 @@ export function createEmailSender(config: Pick<Config, "smtpUrl" | "emailFrom" |
       // outbox sends a batch side by side); the random part keeps two servers sharing a folder apart.
       sequence += 1;
       const file = path.join(dir, `${Date.now()}-${String(sequence).padStart(6, "0")}-${randomBytes(4).toString("hex")}.eml`);
-      const info = await (await transport()).sendMail({ from: config.emailFrom, ...email });
+      const info = await (await transport()).sendMail(mailOptions(config.emailFrom, email));
       await fs.mkdir(dir, { recursive: true });
       await fs.writeFile(file, info.message as Buffer);
       log.info({ to: email.to, file }, "email written to outbox");
