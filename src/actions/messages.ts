@@ -29,6 +29,8 @@ import { badRequest, streamDoesNotExistById, streamDoesNotExistByName } from "..
 import { renderMarkdown, type Rendered } from "../markdown/render.js";
 import { realmLinkifiers, renderContextFor } from "../markdown/context.js";
 import { reactionsByMessage, type MessageReaction } from "../store/reactions.js";
+import { submessagesByMessage, type Submessage } from "../store/submessages.js";
+import { createWidget } from "./submessages.js";
 import { FLAG_BITS, HISTORICAL_FLAGS, flagsForApi } from "../domain/message_flags.js";
 import { realmAlertWordMatcher } from "./alert_words.js";
 import { LIMITS } from "../domain/limits.js";
@@ -114,13 +116,14 @@ export function messageContextVersions(app: AppContext): string {
   return MESSAGE_CONTEXT_TABLES.map((t) => app.versions.of(t)).join(",");
 }
 
-/** Users, channel names, linkifiers and reactions (read unless given) needed to show these messages. */
+/** Users, channel names, linkifiers, reactions and submessages (read unless given) needed to show these messages. */
 export async function messageContext(
   app: AppContext,
   db: Executor,
   realm: Realm,
   messages: readonly MessageRow[],
   reactions?: Map<number, MessageReaction[]>,
+  submessages?: Map<number, Submessage[]>,
 ): Promise<MessageContext> {
   const userIds = new Set<number>();
   const streamIds = new Set<number>();
@@ -137,6 +140,7 @@ export async function messageContext(
     streamNames: new Map([...streams.values()].map((s) => [s.id, s.name])),
     linkifiers: streamIds.size ? await realmLinkifiers(app, realm.id, db) : [],
     reactions: reactions ?? (await reactionsByMessage(db, messages.map((m) => m.id))),
+    submessages: submessages ?? (await submessagesByMessage(db, messages.map((m) => m.id))),
   };
 }
 
@@ -255,8 +259,9 @@ export async function sendMessageInTx(
 
   await claimMessageUploads(tx, events, realm, sender, message.id, target.kind === "stream" ? target.stream : null, rendered.html);
 
-  // A message just sent has no reactions yet.
-  const ctx = await messageContext(app, tx, realm, [message], new Map());
+  const widget = await createWidget(tx, message);
+  // A message just sent has no reactions yet, and no submessages but its widget.
+  const ctx = await messageContext(app, tx, realm, [message], new Map(), new Map([[message.id, widget]]));
   const notice: Notice = {
     realmId: realm.id,
     event: {

@@ -7,6 +7,7 @@ import { emailVisibility, gravatarUrl } from "./users.js";
 import { topicLinks } from "../markdown/topic_links.js";
 import type { Linkifier } from "../markdown/linkifiers.js";
 import type { MessageReaction } from "../store/reactions.js";
+import type { Submessage } from "../store/submessages.js";
 
 export interface MessageContext {
   realmStringId: string;
@@ -16,6 +17,8 @@ export interface MessageContext {
   linkifiers?: readonly Linkifier[];
   /** Each message's reactions, loaded for the whole page at once. */
   reactions?: Map<number, MessageReaction[]>;
+  /** Each message's submessages (widgets), likewise. */
+  submessages?: Map<number, Submessage[]>;
 }
 
 export interface MessageFormatOptions {
@@ -69,7 +72,7 @@ export function formatMessage(m: MessageRow, ctx: MessageContext, opts: MessageF
     topic_links: topicLinks(m.topic, ctx.linkifiers ?? []),
     is_me_message: /^\/me\s/.test(m.content),
     reactions: ctx.reactions?.get(m.id) ?? [],
-    submessages: [],
+    submessages: ctx.submessages?.get(m.id) ?? [],
     timestamp: Number(m.date_sent),
     type: isStream ? "stream" : "private",
   };

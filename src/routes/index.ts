@@ -38,6 +38,7 @@ import { userStatusRoutes } from "./user_status.js";
 import { webhookRoutes } from "./webhooks.js";
 import { botRoutes } from "./bots.js";
 import { botStorageRoutes } from "./bot_storage.js";
+import { submessageRoutes } from "./submessages.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -80,4 +81,5 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...webhookRoutes,
   ...botRoutes,
   ...botStorageRoutes,
+  ...submessageRoutes,
 ];
