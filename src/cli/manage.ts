@@ -17,6 +17,10 @@ import { getUserByDeliveryEmail, type UserRow } from "../store/users.js";
 import { Role } from "../domain/roles.js";
 import { zuliprcText } from "./zuliprc.js";
 import { importRealm, ImportError } from "./import_realm.js";
+import { runImportZulip } from "./import_zulip.js";
+import { runExportZulip } from "./export_zulip.js";
+import { ZulipImportError } from "../importers/zulip/archive.js";
+import { runImportSlack, runImportMattermost, SlackImportError, MattermostImportError } from "../importers/converted_import.js";
 
 export const USAGE = `Usage: confab <command> [options]
 
@@ -28,6 +32,10 @@ Commands:
   print-api-key  --realm ID --email EMAIL
   write-zuliprc  --realm ID --email EMAIL [--output FILE]
   import-realm   --file ARCHIVE   (an export from POST /export/realm, into an empty database)
+  import zulip   FILE [--realm ID] [--print-bot-keys]   (Zulip's export tarball or directory, as a new organization)
+  import slack   FILE [--realm ID]   (the zip of a Slack workspace export)
+  import mattermost FILE [--realm ID]   (a bulk export: directory, .jsonl beside data/, or zip; one organization per team)
+  export         --format zulip --realm ID --output FILE   (an organization in Zulip's export format)
 
 Organizations are named by their string id ("" for the one at the bare host).
 The environment is the server's: CONFAB_DATA_DIR, DATABASE_URL.`;
@@ -78,9 +86,9 @@ async function findUser(app: AppContext, values: Record<string, unknown>): Promi
   return user;
 }
 
-type Command = (app: AppContext, values: Record<string, unknown>, io: Output) => Promise<void>;
+type Command = (app: AppContext, values: Record<string, unknown>, io: Output, positionals: string[]) => Promise<void>;
 
-const COMMANDS: Record<string, { options: Record<string, { type: "string" | "boolean" }>; run: Command }> = {
+const COMMANDS: Record<string, { options: Record<string, { type: "string" | "boolean" }>; positionals?: number; run: Command }> = {
   "create-realm": {
     options: { "string-id": { type: "string" }, name: { type: "string" } },
     async run(app, values, io) {
@@ -150,6 +158,27 @@ const COMMANDS: Record<string, { options: Record<string, { type: "string" | "boo
       io.out(`Imported organization '${realm.name}' (string id '${realm.string_id}', id ${realm.id}): ${rows} rows.`);
     },
   },
+
+  import: {
+    options: { realm: { type: "string" }, "print-bot-keys": { type: "boolean" } },
+    positionals: 2,
+    async run(app, values, io, positionals) {
+      const [format, file] = positionals;
+      if (format === "slack" && file) return runImportSlack(app, file, { realm: values.realm as string | undefined }, io);
+      if (format === "mattermost" && file) return runImportMattermost(app, file, { realm: values.realm as string | undefined }, io);
+      if (format !== "zulip" || !file) throw new UsageError("usage: import zulip|slack|mattermost FILE [--realm ID] [--print-bot-keys]");
+      await runImportZulip(app, file, { realm: values.realm as string | undefined, printBotKeys: values["print-bot-keys"] === true }, io);
+    },
+  },
+
+  export: {
+    options: { format: { type: "string" }, realm: { type: "string" }, output: { type: "string" } },
+    async run(app, values, io) {
+      if (values.format !== "zulip") throw new UsageError("--format zulip is the only export format here (POST /export/realm makes Confab's own)");
+      const realm = await findRealm(app, required(values, "realm"));
+      await runExportZulip(app, realm, required(values, "output"), io);
+    },
+  },
 };
 
 async function withApp<T>(env: NodeJS.ProcessEnv, fn: (app: AppContext) => Promise<T>): Promise<T> {
@@ -174,11 +203,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     return 2;
   }
   try {
-    const { values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false });
-    await withApp(env, (app) => command.run(app, values, io));
+    const { values, positionals } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: !!command.positionals });
+    if (positionals.length > (command.positionals ?? 0)) throw new UsageError(`unexpected argument '${positionals[command.positionals ?? 0]}'`);
+    await withApp(env, (app) => command.run(app, values, io, positionals));
     return 0;
   } catch (e) {
-    if (e instanceof UsageError || e instanceof ZulipError || e instanceof ImportError) {
+    if (e instanceof UsageError || e instanceof ZulipError || e instanceof ImportError || e instanceof ZulipImportError || e instanceof SlackImportError || e instanceof MattermostImportError) {
       io.err(`error: ${e instanceof ZulipError ? e.msg : e.message}`);
       return 1;
     }

@@ -22,13 +22,14 @@ import type { Executor } from "../../store/schema.js";
 import { createUserInTx } from "../../actions/users.js";
 import { SYSTEM_BOTS } from "../../actions/realms.js";
 import { SYSTEM_GROUPS, SYSTEM_GROUP_NESTING, systemGroupForRole, isFullMember } from "../../domain/system_groups.js";
-import { REALM_GROUP_SETTING_DEFAULTS, REALM_PROP_DEFAULTS, EMAIL_ADDRESS_VISIBILITY } from "../../domain/realm_settings.js";
+import { REALM_GROUP_SETTING_DEFAULTS, REALM_PROP_DEFAULTS, REALM_TOPICS_POLICIES, EMAIL_ADDRESS_VISIBILITY } from "../../domain/realm_settings.js";
 import { CHANNEL_GROUP_SETTINGS } from "../../store/schema.js";
 import { USER_GROUP_SETTINGS } from "../../domain/group_setting_value.js";
 import { SETTING_NAMES, settingRefusal } from "../../domain/user_settings.js";
 import { addGroupMembers, addSubgroups } from "../../store/groups.js";
 import { getRealm, getRealmByStringId } from "../../store/realms.js";
-import { dmKeyFor } from "../../store/messages.js";
+import { dmKeyFor, insertMessageCopies } from "../../store/messages.js";
+import { sqliteConnectionOf } from "../../store/db.js";
 import { insertRows, resetIdSequences } from "../../store/realm_tables.js";
 import { topicKey } from "../../domain/topics.js";
 import { emojiStorageKey } from "../../domain/custom_emoji.js";
@@ -111,7 +112,7 @@ function checkVersion(dir: string, realmData: Row, maxBytes: number): void {
   if (refusal) throw new ZulipImportError(refusal);
 }
 
-async function maxId(db: Executor, name: "users" | "messages" | "streams"): Promise<number> {
+async function maxId(db: Executor, name: "users" | "messages" | "streams" | "recipients"): Promise<number> {
   const row = await db.selectFrom(name).select((eb) => eb.fn.max<number>("id").as("m")).executeTakeFirst();
   return Number(row?.m ?? 0);
 }
@@ -133,6 +134,22 @@ function firstMessageId(files: string[], maxBytes: number): { min: number; total
   }
   return { min, total };
 }
+
+/**
+ * Rows of one shape into a table: on SQLite one prepared single-row insert per row, on the
+ * transaction's connection (a many-row statement is compiled anew for each batch size and costs
+ * more); on PostgreSQL many-row statements.
+ */
+async function bulkInsert(tx: Tx, name: string, columns: readonly string[], rows: Row[]): Promise<void> {
+  if (!rows.length) return;
+  const sqlite = sqliteConnectionOf(tx);
+  if (!sqlite) return insertRows(tx, name, rows);
+  const insert = sqlite.prepare(`INSERT INTO ${name} (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`);
+  for (const row of rows) insert.run(columns.map((c) => row[c] ?? null));
+}
+
+const MESSAGE_COLUMNS = ["id", "realm_id", "sender_id", "recipient_id", "stream_id", "topic", "dm_key", "content", "rendered_content", "client", "date_sent", "last_edit_time", "last_moved_time", "edit_history"] as const;
+const REACTION_COLUMNS = ["message_id", "user_id", "emoji_name", "emoji_code", "reaction_type"] as const;
 
 class Counter {
   counts: Record<string, number> = {};
@@ -174,9 +191,15 @@ export async function importZulipExport(app: AppContext, dir: string, options: Z
           realmProps[key] = zrealm[key];
         }
       }
+      // Newer Zulip stores topics_policy (RealmTopicsPolicyEnum); 10.x only mandatory_topics.
+      const policy = Object.entries(REALM_TOPICS_POLICIES).find(([, n]) => n === zrealm.topics_policy)?.[0];
+      realmProps.topics_policy = policy ?? (zrealm.mandatory_topics === true ? "disable_empty_topic" : "allow_empty_topic");
+      // The organization keeps its id when free, and with it the first part of every upload path.
+      const idFree = Number.isInteger(zrealm.id) && !(await tx.selectFrom("realms").select("id").where("id", "=", zrealm.id).executeTakeFirst());
       const { id } = await tx
         .insertInto("realms")
         .values({
+          ...(idFree ? { id: zrealm.id as number } : {}),
           string_id: stringId,
           name: str(zrealm.name, stringId).slice(0, 40) || stringId,
           description: str(zrealm.description),
@@ -188,6 +211,7 @@ export async function importZulipExport(app: AppContext, dir: string, options: Z
         .returning("id")
         .executeTakeFirstOrThrow();
       realmId = id;
+      if (idFree) await resetIdSequences(tx, app.dialect, [{ name: "realms", columns: ["id"], scope: null }]);
       counter.add("realms");
       const groupMap = await importGroups(tx, realmId, data, counter);
       const system = groupMap.system;
@@ -236,20 +260,6 @@ export async function importZulipExport(app: AppContext, dir: string, options: Z
       }
       for (const r of userRows) if (r.is_bot) bots.push({ id: r.id, email: r.delivery_email, apiKey: r.api_key });
       await resetIdSequences(tx, app.dialect, [{ name: "users", columns: ["id"], scope: null }]);
-      await insertRows(tx, "recipients", userRows.map((u) => ({ type: ZULIP_RECIPIENT.personal, type_id: u.id })));
-
-      // Zulip's server-wide bots become this organization's own.
-      const realm = (await getRealm(tx, realmId))!;
-      const systemBotIds = new Map<string, number>();
-      for (const bot of SYSTEM_BOTS) {
-        const created = await createUserInTx(tx, app, realm, { email: bot.email, fullName: bot.full_name, role: 400, isBot: true, botType: 1, isSystemBot: true });
-        systemBotIds.set(bot.email, created.id);
-        counter.add("users");
-      }
-      for (const cross of table(data, "zerver_userprofile_crossrealm")) {
-        const mapped = systemBotIds.get(str(cross.email)) ?? systemBotIds.get("notification-bot@zulip.com")!;
-        if (!userIds.has(cross.id)) userIds.set(cross.id, mapped);
-      }
 
       // ---- group memberships
       if (groupMap.fromExport) {
@@ -312,8 +322,6 @@ export async function importZulipExport(app: AppContext, dir: string, options: Z
       await insertRows(tx, "streams", streamRows);
       await resetIdSequences(tx, app.dialect, [{ name: "streams", columns: ["id"], scope: null }]);
       counter.add("streams", streamRows.length);
-      await insertRows(tx, "recipients", streamRows.map((s) => ({ type: ZULIP_RECIPIENT.stream, type_id: s.id })));
-      await sql`UPDATE streams SET recipient_id = (SELECT r.id FROM recipients r WHERE r.type = 2 AND r.type_id = streams.id) WHERE realm_id = ${realmId}`.execute(tx);
 
       // Realm settings that name channels and groups.
       const announce: Row = {
@@ -327,19 +335,13 @@ export async function importZulipExport(app: AppContext, dir: string, options: Z
       for (const [setting, fallback] of Object.entries(REALM_GROUP_SETTING_DEFAULTS)) realmGroups[setting] = groupOr(zrealm[setting], fallback);
       await tx.updateTable("realms").set({ props: JSON.stringify(realmProps), group_settings: JSON.stringify(realmGroups) }).where("id", "=", realmId).execute();
 
-      // ---- recipients: Zulip's id -> what a message to it is in Confab
-      const personalRecipient = new Map<number, number>();
-      const personalRows = await tx.selectFrom("recipients").select(["id", "type_id"]).where("type", "=", 1).where("type_id", "in", [...new Set(userIds.values())]).execute();
-      for (const r of personalRows) personalRecipient.set(r.type_id, r.id);
-      const streamRecipient = new Map<number, number>();
-      for (const r of await tx.selectFrom("streams").select(["id", "recipient_id"]).where("realm_id", "=", realmId).execute()) streamRecipient.set(r.id, r.recipient_id!);
-
+      // ---- recipients (ids kept unless taken, as users'): Zulip's id -> what a message to it is in Confab
       type Target = { kind: "stream"; streamId: number; recipientId: number } | { kind: "personal"; userId: number; recipientId: number } | { kind: "group"; dmKey: string; recipientId: number };
-      const targets = new Map<number, Target>();
       const recipientRows = table(data, "zerver_recipient");
-      const groupMembers = new Map<number, number[]>();
+      const recipientOffset = idOffset(minOf(recipientRows.map((r) => r.id as number)), await maxId(tx, "recipients"));
       const subs = table(data, "zerver_subscription");
       const recipientType = new Map<number, Row>(recipientRows.map((r) => [r.id, r]));
+      const groupMembers = new Map<number, number[]>();
       for (const s of subs) {
         const r = recipientType.get(s.recipient);
         if (r?.type !== ZULIP_RECIPIENT.group) continue;
@@ -348,28 +350,75 @@ export async function importZulipExport(app: AppContext, dir: string, options: Z
         if (!groupMembers.has(r.id)) groupMembers.set(r.id, []);
         groupMembers.get(r.id)!.push(u);
       }
+      const targets = new Map<number, Target>();
+      const personalRecipient = new Map<number, number>();
+      const streamRecipient = new Map<number, number>();
+      const dmGroupRecipient = new Map<string, number>();
+      const explicit: Row[] = [];
       for (const r of recipientRows) {
+        const id = r.id + recipientOffset;
         if (r.type === ZULIP_RECIPIENT.personal) {
           const u = userIds.get(r.type_id);
-          if (u !== undefined && personalRecipient.has(u)) targets.set(r.id, { kind: "personal", userId: u, recipientId: personalRecipient.get(u)! });
+          if (u === undefined || personalRecipient.has(u)) continue;
+          personalRecipient.set(u, id);
+          explicit.push({ id, type: ZULIP_RECIPIENT.personal, type_id: u });
         } else if (r.type === ZULIP_RECIPIENT.stream) {
-          const s = streamIds.get(r.type_id);
-          if (s !== undefined) targets.set(r.id, { kind: "stream", streamId: s, recipientId: streamRecipient.get(s)! });
+          const st = streamIds.get(r.type_id);
+          if (st === undefined || streamRecipient.has(st)) continue;
+          streamRecipient.set(st, id);
+          explicit.push({ id, type: ZULIP_RECIPIENT.stream, type_id: st });
         } else if (r.type === ZULIP_RECIPIENT.group) {
           const dmKey = dmKeyFor(groupMembers.get(r.id) ?? []);
           if (!dmKey) continue;
-          let group = await tx.selectFrom("direct_message_groups").select("id").where("realm_id", "=", realmId).where("user_ids", "=", dmKey).executeTakeFirst();
-          let recipientId: number;
-          if (!group) {
-            group = await tx.insertInto("direct_message_groups").values({ realm_id: realmId, user_ids: dmKey }).returning("id").executeTakeFirstOrThrow();
-            recipientId = (await tx.insertInto("recipients").values({ type: 3, type_id: group.id }).returning("id").executeTakeFirstOrThrow()).id;
+          if (!dmGroupRecipient.has(dmKey)) {
+            const group = await tx.insertInto("direct_message_groups").values({ realm_id: realmId, user_ids: dmKey }).returning("id").executeTakeFirstOrThrow();
+            dmGroupRecipient.set(dmKey, id);
+            explicit.push({ id, type: ZULIP_RECIPIENT.group, type_id: group.id });
             counter.add("direct_message_groups");
-          } else {
-            recipientId = (await tx.selectFrom("recipients").select("id").where("type", "=", 3).where("type_id", "=", group.id).executeTakeFirstOrThrow()).id;
           }
-          targets.set(r.id, { kind: "group", dmKey, recipientId });
+          targets.set(r.id, { kind: "group", dmKey, recipientId: dmGroupRecipient.get(dmKey)! });
         }
       }
+      await insertRows(tx, "recipients", explicit);
+      await resetIdSequences(tx, app.dialect, [{ name: "recipients", columns: ["id"], scope: null }]);
+      // Users and channels the export gave no recipient get a new one.
+      for (const u of userRows) {
+        if (!personalRecipient.has(u.id)) personalRecipient.set(u.id, (await tx.insertInto("recipients").values({ type: 1, type_id: u.id }).returning("id").executeTakeFirstOrThrow()).id);
+      }
+      for (const st of streamRows) {
+        if (!streamRecipient.has(st.id)) streamRecipient.set(st.id, (await tx.insertInto("recipients").values({ type: 2, type_id: st.id }).returning("id").executeTakeFirstOrThrow()).id);
+      }
+      counter.add("recipients", personalRecipient.size + streamRecipient.size + dmGroupRecipient.size);
+      await sql`UPDATE streams SET recipient_id = (SELECT r.id FROM recipients r WHERE r.type = 2 AND r.type_id = streams.id) WHERE realm_id = ${realmId}`.execute(tx);
+      for (const r of recipientRows) {
+        if (r.type === ZULIP_RECIPIENT.personal && userIds.has(r.type_id)) {
+          const u = userIds.get(r.type_id)!;
+          targets.set(r.id, { kind: "personal", userId: u, recipientId: personalRecipient.get(u)! });
+        } else if (r.type === ZULIP_RECIPIENT.stream && streamIds.has(r.type_id)) {
+          const st = streamIds.get(r.type_id)!;
+          targets.set(r.id, { kind: "stream", streamId: st, recipientId: streamRecipient.get(st)! });
+        }
+      }
+
+
+      // Zulip's server-wide bots become this organization's own.
+      const realm = (await getRealm(tx, realmId))!;
+      const systemBotIds = new Map<string, number>();
+      for (const bot of SYSTEM_BOTS) {
+        const created = await createUserInTx(tx, app, realm, { email: bot.email, fullName: bot.full_name, role: 400, isBot: true, botType: 1, isSystemBot: true });
+        systemBotIds.set(bot.email, created.id);
+        counter.add("users");
+      }
+      for (const cross of table(data, "zerver_userprofile_crossrealm")) {
+        const mapped = systemBotIds.get(str(cross.email)) ?? systemBotIds.get("notification-bot@zulip.com")!;
+        if (!userIds.has(cross.id)) userIds.set(cross.id, mapped);
+        // Direct messages to a server-wide bot name its recipient, which the export doesn't list.
+        if (typeof cross.recipient_id === "number" && !targets.has(cross.recipient_id)) {
+          const recipient = await tx.selectFrom("recipients").select("id").where("type", "=", 1).where("type_id", "=", mapped).executeTakeFirstOrThrow();
+          targets.set(cross.recipient_id, { kind: "personal", userId: mapped, recipientId: recipient.id });
+        }
+      }
+
 
       // ---- subscriptions (channels only: the others are implied by users and DM groups)
       const subRows: Row[] = [];
@@ -506,16 +555,19 @@ export async function importZulipExport(app: AppContext, dir: string, options: Z
           });
           kept.add(m.id);
         }
-        await insertRows(tx, "messages", messageRows);
+        await bulkInsert(tx, "messages", MESSAGE_COLUMNS, messageRows);
         counter.add("messages", messageRows.length);
-        const copies = new Map<string, Row>();
+        const copies = new Map<number, Map<number, number>>();
         for (const um of table(chunk, "zerver_usermessage")) {
           const u = userIds.get(um.user_profile);
           if (u === undefined || !kept.has(um.message)) continue;
-          copies.set(`${u},${um.message}`, { user_id: u, message_id: um.message + messageOffset, flags: zulipFlagsToConfab(Number(um.flags_mask ?? 0)) });
+          if (!copies.has(um.message)) copies.set(um.message, new Map());
+          copies.get(um.message)!.set(u, zulipFlagsToConfab(Number(um.flags_mask ?? 0)));
         }
-        await insertRows(tx, "user_messages", [...copies.values()]);
-        counter.add("user_messages", copies.size);
+        for (const [messageId, flagsByUser] of copies) {
+          await insertMessageCopies(tx, messageId + messageOffset, flagsByUser);
+          counter.add("user_messages", flagsByUser.size);
+        }
         const reactionRows = new Map<string, Row>();
         const links: Row[] = [];
         for (const id of kept) {
@@ -528,7 +580,7 @@ export async function importZulipExport(app: AppContext, dir: string, options: Z
           }
           for (const a of attachmentOfMessage.get(id) ?? []) links.push({ attachment_id: a, message_id: id + messageOffset });
         }
-        await insertRows(tx, "reactions", [...reactionRows.values()]);
+        await bulkInsert(tx, "reactions", REACTION_COLUMNS, [...reactionRows.values()]);
         counter.add("reactions", reactionRows.size);
         await insertRows(tx, "attachment_messages", links);
         done += messageRows.length;
