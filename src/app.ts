@@ -12,6 +12,7 @@ import { registerUnsubscribePages } from "./routes/web/unsubscribe.js";
 import { registerExportDownloads } from "./routes/web/exports.js";
 import { registerVideoCallPages } from "./routes/web/video_calls.js";
 import { registerFilePages } from "./routes/web/files.js";
+import { registerAvatarPages } from "./routes/web/avatars.js";
 import { registerWebClient } from "./routes/web/client.js";
 import { registerExternalContent } from "./routes/web/external_content.js";
 import { collectFilePart } from "./files/multipart.js";
@@ -166,6 +167,7 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
   registerExportDownloads(server, app);
   registerVideoCallPages(server, app);
   registerFilePages(server, app);
+  registerAvatarPages(server, app);
   registerExternalContent(server, app);
   registerWebClient(server, app);
 

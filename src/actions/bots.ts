@@ -5,6 +5,8 @@
 import type { AppContext } from "../context.js";
 import type { Caller } from "../http/auth.js";
 import type { Realm } from "../store/realms.js";
+import { changeAvatarInTx, prepareAvatar } from "./avatars.js";
+import type { UploadedFile } from "../files/multipart.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
 import { adminRequired, badRequest, ownerRequired } from "../http/errors.js";
 import { activeRealmUsers, getRealmUser, getUserByDeliveryEmail, type UserRow } from "../store/users.js";
@@ -15,7 +17,7 @@ import { Role, isAdmin, isOwner } from "../domain/roles.js";
 import { nameKey, validateFullName } from "../domain/users.js";
 import { hasGroupPermission, permissionConfigOf } from "../domain/group_setting_value.js";
 import { REALM_PERMISSION_SETTINGS } from "../domain/permission_settings.js";
-import { gravatarUrl } from "../format/users.js";
+import { avatarUrl } from "../media/avatars.js";
 import { generateApiKey } from "../security/credentials.js";
 import { createUserInTx, notifyCreatedUser } from "./users.js";
 import { accessStreamByName } from "./streams.js";
@@ -42,7 +44,7 @@ export function botDict(bot: UserRow, extras: BotExtras): Record<string, unknown
     is_active: bot.is_active === 1,
     api_key: bot.api_key,
     ...defaultChannelFields(extras),
-    avatar_url: gravatarUrl(bot.delivery_email),
+    avatar_url: avatarUrl(bot),
     services: serviceDicts(bot, extras),
     owner_id: bot.bot_owner_id,
   };
@@ -200,7 +202,7 @@ export async function doCreateBot(app: AppContext, caller: Caller, req: CreateBo
     return {
       user_id: bot.id,
       api_key: bot.api_key,
-      avatar_url: gravatarUrl(bot.delivery_email),
+      avatar_url: avatarUrl(bot),
       ...defaultChannelFields(extras),
     };
   });
@@ -225,7 +227,7 @@ export async function ownBotsForApi(app: AppContext, caller: Caller) {
       username: bot.email,
       full_name: bot.full_name,
       api_key: bot.api_key,
-      avatar_url: gravatarUrl(bot.delivery_email),
+      avatar_url: avatarUrl(bot),
       ...defaultChannelFields(e),
     };
   });
@@ -241,6 +243,8 @@ export interface UpdateBotRequest {
   defaultSendingStream?: string;
   defaultEventsRegisterStream?: string;
   defaultAllPublicStreams?: boolean;
+  /** Files sent with the request: one is the bot's new avatar. */
+  avatarFiles?: UploadedFile[];
 }
 
 /** Zulip's do_change_bot_owner: the new owner is written, then its events sent. */
@@ -275,6 +279,9 @@ export async function sendBotOwnerUpdateEvents(tx: Tx, events: PendingEvents, re
 /** PATCH /bots/{id}: name, role, owner, default channels, service and configuration, in Zulip's order. */
 export async function doUpdateBot(app: AppContext, caller: Caller, botId: number, req: UpdateBotRequest) {
   const { realm, user: actor } = caller;
+  const files = req.avatarFiles ?? [];
+  if (files.length > 1) throw badRequest("You may only upload one file at a time");
+  const avatar = files.length === 1 ? await prepareAvatar(files) : null;
   return runAction(app, async (tx, events) => {
     let bot = await accessBotById(tx, caller, botId);
     if (req.fullName !== undefined) {
@@ -329,12 +336,13 @@ export async function doUpdateBot(app: AppContext, caller: Caller, botId: number
       }
       await sendBotUpdate(tx, events, realm, bot, { services: [{ config_data: (await extrasOf(tx, bot)).config }] });
     }
+    if (avatar) bot = await changeAvatarInTx(app, tx, events, realm, bot, avatar);
 
     const extras = await extrasOf(tx, bot);
     const owner = bot.bot_owner_id === null ? undefined : await getRealmUser(tx, realm.id, bot.bot_owner_id);
     return {
       full_name: bot.full_name,
-      avatar_url: gravatarUrl(bot.delivery_email),
+      avatar_url: avatarUrl(bot),
       service_interface: req.serviceInterface,
       service_payload_url: req.servicePayloadUrl ?? null,
       config_data: req.configData ?? null,

@@ -271,7 +271,7 @@ export async function sendMessageInTx(
         content: message.content,
         rendered_content: message.rendered_content,
         sender_email_address_visibility: userProps(sender).email_address_visibility,
-        sender_avatar_source: "G",
+        sender_avatar_source: sender.avatar_source,
       },
       ...(target.kind === "stream" && target.stream.invite_only === 0
         ? { invite_only: false, web_public: target.stream.is_web_public === 1 }

@@ -2,8 +2,8 @@
 import type { MessageRow } from "../store/messages.js";
 import type { UserRow } from "../store/users.js";
 import { displayTopic } from "../domain/topics.js";
-import { EMAIL_ADDRESS_VISIBILITY } from "../domain/realm_settings.js";
-import { emailVisibility, gravatarUrl } from "./users.js";
+import { clientComputesAvatar } from "./users.js";
+import { avatarUrl } from "../media/avatars.js";
 import { topicLinks } from "../markdown/topic_links.js";
 import type { Linkifier } from "../markdown/linkifiers.js";
 import type { MessageReaction } from "../store/reactions.js";
@@ -29,8 +29,7 @@ export interface MessageFormatOptions {
 
 /** Gravatar URLs are left to clients that compute them, when the address is public. */
 function senderAvatar(sender: UserRow, clientGravatar: boolean): string | null {
-  if (clientGravatar && emailVisibility(sender) === EMAIL_ADDRESS_VISIBILITY.EVERYONE) return null;
-  return gravatarUrl(sender.delivery_email);
+  return clientGravatar && clientComputesAvatar(sender) ? null : avatarUrl(sender);
 }
 
 /** Names a form of the answer, one per combination of the options. */

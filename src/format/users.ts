@@ -1,9 +1,9 @@
-import { createHash } from "node:crypto";
 import type { UserRow } from "../store/users.js";
 import type { ProfileData } from "../store/custom_profile_fields.js";
 import { Role, isAdmin, isGuest, isOwner } from "../domain/roles.js";
 import { EMAIL_ADDRESS_VISIBILITY } from "../domain/realm_settings.js";
 import { settingValue } from "../domain/user_settings.js";
+import { avatarUrl, gravatarHash, isGravatar } from "../media/avatars.js";
 
 export function userProps(user: UserRow): Record<string, unknown> {
   return JSON.parse(user.props);
@@ -59,19 +59,14 @@ export function canSeeDeliveryEmail(viewer: UserRow, user: UserRow): boolean {
   return viewer.id === user.id || visibilityAllowsRole(emailVisibility(user), viewer.role);
 }
 
-/** Addresses whose avatar URL is remembered: every message and user list shows them again. */
-const GRAVATAR_URLS_KEPT = 20_000;
-const gravatarUrls = new Map<string, string>();
-
+/** A Gravatar URL of the address at the first version, as a user who never had an upload has. */
 export function gravatarUrl(email: string): string {
-  let url = gravatarUrls.get(email);
-  if (url === undefined) {
-    const hash = createHash("md5").update(email.trim().toLowerCase()).digest("hex");
-    url = `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=1`;
-    if (gravatarUrls.size >= GRAVATAR_URLS_KEPT) gravatarUrls.delete(gravatarUrls.keys().next().value!);
-    gravatarUrls.set(email, url);
-  }
-  return url;
+  return `https://secure.gravatar.com/avatar/${gravatarHash(email)}?d=identicon&version=1`;
+}
+
+/** Whether a client_gravatar client computes the user's avatar URL itself, as Zulip decides. */
+export function clientComputesAvatar(user: UserRow): boolean {
+  return isGravatar(user) && emailVisibility(user) === EMAIL_ADDRESS_VISIBILITY.EVERYONE;
 }
 
 /** Python's isoformat(timespec="minutes") of a UTC time, as Zulip shows date_joined. */
@@ -81,8 +76,8 @@ export function isoMinutes(unixSeconds: number): string {
 
 export interface FormatUserOptions {
   /**
-   * The client computes gravatars itself: avatar_url is null for users whose address everyone
-   * may see (the only ones whose gravatar a client can compute).
+   * The client computes gravatars itself: avatar_url is null for users with a Gravatar whose
+   * address everyone may see (the only ones whose gravatar a client can compute).
    */
   clientGravatar?: boolean;
   /** Custom profile field values; shown for humans only. */
@@ -94,7 +89,7 @@ export function formatUser(user: UserRow, viewer: UserRow, opts: FormatUserOptio
   const out: Record<string, unknown> = {
     email: user.email,
     user_id: user.id,
-    avatar_version: 1,
+    avatar_version: user.avatar_version,
     is_admin: isAdmin(user.role),
     is_owner: isOwner(user.role),
     is_guest: isGuest(user.role),
@@ -105,8 +100,7 @@ export function formatUser(user: UserRow, viewer: UserRow, opts: FormatUserOptio
     is_active: user.is_active === 1,
     date_joined: factsOf(user).dateJoined,
     delivery_email: canSeeDeliveryEmail(viewer, user) ? user.delivery_email : null,
-    avatar_url:
-      opts.clientGravatar && emailVisibility(user) === EMAIL_ADDRESS_VISIBILITY.EVERYONE ? null : gravatarUrl(user.delivery_email),
+    avatar_url: opts.clientGravatar && clientComputesAvatar(user) ? null : avatarUrl(user),
   };
   if (user.is_bot === 1) {
     out.bot_type = user.bot_type;

@@ -7,6 +7,7 @@ import { isUrl } from "../domain/custom_profile_fields.js";
 import { BotType } from "../domain/bots.js";
 import { badRequest } from "../http/errors.js";
 import { doCreateBot, doDeactivateBot, doRegenerateBotApiKey, doUpdateBot, ownBotsForApi } from "../actions/bots.js";
+import { filesOf } from "../files/multipart.js";
 
 const BOT = "/bots/:bot_id(^\\d+$)";
 
@@ -76,7 +77,7 @@ export const botRoutes = [
       default_events_register_stream: P.string().optional(),
       default_all_public_streams: P.bool().optional(),
     },
-    handler: async ({ app, caller, path }, p) =>
+    handler: async ({ app, caller, path, request }, p) =>
       doUpdateBot(app, caller, path.bot_id as number, {
         fullName: p.full_name,
         role: p.role,
@@ -87,6 +88,7 @@ export const botRoutes = [
         defaultSendingStream: p.default_sending_stream,
         defaultEventsRegisterStream: p.default_events_register_stream,
         defaultAllPublicStreams: p.default_all_public_streams,
+        avatarFiles: filesOf(request),
       }),
   }),
 

@@ -39,6 +39,7 @@ import { webhookRoutes } from "./webhooks.js";
 import { botRoutes } from "./bots.js";
 import { botStorageRoutes } from "./bot_storage.js";
 import { submessageRoutes } from "./submessages.js";
+import { avatarRoutes } from "./avatars.js";
 
 /** Every API endpoint; each resource family lives in its own file. */
 export const ALL_ENDPOINTS: EndpointDef[] = [
@@ -82,4 +83,5 @@ export const ALL_ENDPOINTS: EndpointDef[] = [
   ...botRoutes,
   ...botStorageRoutes,
   ...submessageRoutes,
+  ...avatarRoutes,
 ];

@@ -11,6 +11,7 @@ import {
 } from "../../domain/permission_settings.js";
 import { groupDescriptions } from "../../actions/group_settings.js";
 import { groupSettingValues } from "../../format/group_setting.js";
+import { realmImageState } from "../../media/realm_images.js";
 
 /** Zulip's organization properties, reported as `realm_<name>`. */
 const REALM_PROPERTIES = [
@@ -136,12 +137,7 @@ async function realmState(ctx: StateContext) {
     max_icon_file_size_mib: 5,
     max_logo_file_size_mib: 5,
     realm_upload_quota_mib: null,
-    realm_icon_url: `${base}/static/images/default-avatar.png`,
-    realm_icon_source: "G",
-    realm_logo_url: `${base}/static/images/logo/zulip-org-logo.svg?version=0`,
-    realm_logo_source: "D",
-    realm_night_logo_url: `${base}/static/images/logo/zulip-org-logo.svg?version=0`,
-    realm_night_logo_source: "D",
+    ...realmImageState(realm, base),
     realm_url: base,
     realm_uri: base,
     realm_bot_domain: app.config.fakeEmailDomain,

@@ -1,7 +1,8 @@
 /** The `realm_user` section: the organization's users, the system bots, and the caller's own account. */
 import { registerStateSection, type State, type StateContext } from "../state.js";
 import type { Event } from "../shaping.js";
-import { formatUser, gravatarUrl } from "../../format/users.js";
+import { formatUser } from "../../format/users.js";
+import { avatarUrl } from "../../media/avatars.js";
 import { Role, isAdmin, isGuest, isOwner } from "../../domain/roles.js";
 import { accessibleUserIds, groupsOf, realmUserRows } from "../../actions/users.js";
 import { profileDataByUser } from "../../store/custom_profile_fields.js";
@@ -216,9 +217,9 @@ async function realmUserState(ctx: StateContext): Promise<State> {
   return {
     [RAW_USERS]: entries,
     cross_realm_bots: crossRealmBots,
-    avatar_source: "G",
-    avatar_url_medium: `${gravatarUrl(me.delivery_email)}&s=500`,
-    avatar_url: gravatarUrl(me.delivery_email),
+    avatar_source: me.avatar_source,
+    avatar_url_medium: avatarUrl(me, true),
+    avatar_url: avatarUrl(me),
     can_create_private_streams: canCreatePrivate,
     can_create_public_streams: canCreatePublic,
     can_create_web_public_streams: canCreateWebPublic,
