@@ -35,7 +35,8 @@ Commands:
   import zulip   FILE [--realm ID] [--print-bot-keys]   (Zulip's export tarball or directory, as a new organization)
   import slack   FILE [--realm ID]   (the zip of a Slack workspace export)
   import mattermost FILE [--realm ID]   (a bulk export: directory, .jsonl beside data/, or zip; one organization per team)
-  export         --format zulip --realm ID --output FILE   (an organization in Zulip's export format)
+  export         --format zulip --realm ID --output FILE [--migration-status FILE]
+                 (an organization in Zulip's export format; FILE: the target Zulip's migration_status.json)
 
 Organizations are named by their string id ("" for the one at the bare host).
 The environment is the server's: CONFAB_DATA_DIR, DATABASE_URL.`;
@@ -172,11 +173,11 @@ const COMMANDS: Record<string, { options: Record<string, { type: "string" | "boo
   },
 
   export: {
-    options: { format: { type: "string" }, realm: { type: "string" }, output: { type: "string" } },
+    options: { format: { type: "string" }, realm: { type: "string" }, output: { type: "string" }, "migration-status": { type: "string" } },
     async run(app, values, io) {
       if (values.format !== "zulip") throw new UsageError("--format zulip is the only export format here (POST /export/realm makes Confab's own)");
       const realm = await findRealm(app, required(values, "realm"));
-      await runExportZulip(app, realm, required(values, "output"), io);
+      await runExportZulip(app, realm, required(values, "output"), io, values["migration-status"] as string | undefined);
     },
   },
 };

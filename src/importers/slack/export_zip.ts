@@ -21,6 +21,8 @@ export type FetchSlackFile = (url: string) => Promise<Buffer | undefined>;
 export interface SlackConvertOptions {
   /** The host of the organization, for placeholder addresses and the realm's domain. */
   domain: string;
+  /** The organization's string id, written as its subdomain and name. */
+  subdomain?: string;
   /**
    * Slack's users.list answer, which has the email addresses an export may lack; the export's own
    * users.json is used when absent.
@@ -79,7 +81,7 @@ export async function convertSlackExport(zipPath: string, outDir: string, option
     if (names.some((n) => !SLACK_ENTRY.test(n))) throw new SlackImportError("Uploaded zip file is not a valid Slack export.");
     if (!zip.has("channels.json")) throw new SlackImportError("Import does not have the layout we expect from a Slack export!");
 
-    const workspace = new SlackWorkspace(options.domain, options.now ?? Date.now() / 1000);
+    const workspace = new SlackWorkspace(options.domain, options.now ?? Date.now() / 1000, options.subdomain);
     const zipUsers = zip.has("users.json") ? ((await zip.readJson("users.json")) as SlackUser[]) : [];
     const users = options.users ?? zipUsers;
     if (!Array.isArray(users) || users.length === 0) throw new SlackImportError("The Slack export has no users.json.");

@@ -2,7 +2,8 @@
  * A Slack workspace being turned into Zulip's tables, in memory except for messages, which are
  * converted one at a time and handed back for writing. The order of calls follows Zulip's
  * converter: users, then channels, private channels, group DMs and DMs, then messages oldest
- * first (a thread's topic is named after the first message seen in it).
+ * first (a thread's topic is named after the first message seen in it). The primary owner is
+ * the first user.
  */
 import { isValidEmail } from "../../domain/users.js";
 import {
@@ -94,12 +95,13 @@ export class SlackWorkspace {
   private readonly idsByEmail = new Map<string, number>();
   private readonly personalRecipient = new Map<number, number>();
   private readonly subscribers = new Map<number, Set<number>>();
-  private nextUserId = 1;
+  // Ids start at 1 (Zulip's converter starts at 0): the importer may keep them, and 0 is no id.
+  private nextUserId = 2;
   private primaryOwnerTaken = false;
-  private nextRecipientId = 0;
-  private nextSubscriptionId = 0;
-  private nextStreamId = 0;
-  private nextHuddleId = 0;
+  private nextRecipientId = 1;
+  private nextSubscriptionId = 1;
+  private nextStreamId = 1;
+  private nextHuddleId = 1;
   private nextMessageId = 1;
   private nextUserMessageId = 1;
   private nextAttachmentId = 1;
@@ -139,7 +141,7 @@ export class SlackWorkspace {
 
   /**
    * The workspace's users. `profileSource` is the export's own users.json, which has the custom
-   * profile fields that a users.list answer lacks; the primary owner becomes user 0.
+   * profile fields that a users.list answer lacks.
    */
   addUsers(users: SlackUser[], profileSource: SlackUser[] = users): void {
     const customFields = new Map<string, Record<string, { value: string }>>();
@@ -166,12 +168,12 @@ export class SlackWorkspace {
     for (const [key, v] of Object.entries(fields)) {
       let fieldId = this.fieldIds.get(key);
       if (fieldId === undefined) {
-        fieldId = this.fieldRows.length;
+        fieldId = this.fieldRows.length + 1;
         this.fieldIds.set(key, fieldId);
         this.fieldRows.push({
           id: fieldId,
           realm: this.realmId,
-          name: NAMED_PROFILE_FIELDS.includes(key) ? key : `Slack custom field ${fieldId + 1}`,
+          name: NAMED_PROFILE_FIELDS.includes(key) ? key : `Slack custom field ${fieldId}`,
           hint: "",
           order: fieldId,
           field_type: 1,
@@ -182,7 +184,7 @@ export class SlackWorkspace {
         });
       }
       if (!v || v.value === "" || v.value === undefined) continue;
-      this.fieldValueRows.push({ id: this.fieldValueRows.length, user_profile: userId, field: fieldId, value: String(v.value), rendered_value: null });
+      this.fieldValueRows.push({ id: this.fieldValueRows.length + 1, user_profile: userId, field: fieldId, value: String(v.value), rendered_value: null });
     }
   }
 
@@ -197,7 +199,7 @@ export class SlackWorkspace {
     }
     let id: number;
     if (user.is_primary_owner && !this.primaryOwnerTaken) {
-      id = 0;
+      id = 1;
       this.primaryOwnerTaken = true;
     } else id = this.nextUserId++;
     this.idsByEmail.set(email.toLowerCase(), id);
@@ -292,7 +294,7 @@ export class SlackWorkspace {
       this.rows("zerver_stream").push(stream);
       if (SLACK_DEFAULT_CHANNELS.has(channel.name) && !stream.deactivated) {
         const defaults = this.rows("zerver_defaultstream");
-        defaults.push(defaultStreamRow(defaults.length, this.realmId, streamId));
+        defaults.push(defaultStreamRow(defaults.length + 1, this.realmId, streamId));
       }
       const recipientId = this.nextRecipientId++;
       this.rows("zerver_recipient").push(recipientRow(streamId, recipientId, RECIPIENT_STREAM));
