@@ -139,6 +139,9 @@ export class EventQueue implements QueueProfile {
   }
 }
 
+/** What `idle_queue_timeout: "mobile"` asks for: a phone's app may sleep for hours between polls. */
+export const MOBILE_IDLE_QUEUE_TIMEOUT_SECS = 12 * 3600;
+
 /** Seconds a queue lives unpolled: what its client asked for, within the server's bounds. */
 export function queueLifespan(spec: QueueSpec, timings: EventQueueTimings): number {
   const requested = spec.lifespanSecs > 0 ? spec.lifespanSecs : timings.idleTimeoutSecs;

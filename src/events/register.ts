@@ -4,7 +4,7 @@ import { badRequest } from "../http/errors.js";
 import { isGuest } from "../domain/roles.js";
 import { FEATURE_LEVEL, ZULIP_VERSION } from "../domain/limits.js";
 import { unsupportedNarrowOperator } from "../domain/event_narrow.js";
-import type { QueueSpec } from "./queues.js";
+import { queueLifespan, type QueueSpec } from "./queues.js";
 import { createStateContext, fetchInitialState, selectedSections, settleQueuedEvents, type RegisterOptions } from "./state.js";
 import { botExtras } from "../store/bots.js";
 import "./sections/index.js";
@@ -39,6 +39,16 @@ async function withBotDefaults(app: AppContext, caller: Caller, request: Registe
 }
 
 /**
+ * How long the queue may go unpolled (0: the server's default). A client that asked with Zulip
+ * 12's `idle_queue_timeout` is told what it got; others get the answer feature level 420 defines,
+ * which has no such field.
+ */
+export interface QueueLifespanRequest {
+  secs: number;
+  report: boolean;
+}
+
+/**
  * POST /register: creates the queue first, then reads the initial state, then folds in whatever
  * the queue received meanwhile, so that nothing between the two is lost or counted twice.
  */
@@ -46,22 +56,21 @@ export async function doEventsRegister(
   app: AppContext,
   caller: Caller,
   request: RegisterRequest,
-  lifespanSecs: number,
+  lifespan: QueueLifespanRequest,
 ): Promise<Record<string, unknown>> {
   const options = await withBotDefaults(app, caller, request);
   checkQueueRequest(caller, options.narrow, options.allPublicStreams);
-  const queueId = await app.eventQueues.create(
-    queueSpecFor(caller, {
-      eventTypes: options.eventTypes,
-      narrow: options.narrow,
-      applyMarkdown: options.applyMarkdown,
-      clientGravatar: options.clientGravatar,
-      slimPresence: options.slimPresence,
-      allPublicStreams: options.allPublicStreams,
-      capabilities: options.capabilities,
-      lifespanSecs,
-    }),
-  );
+  const spec = queueSpecFor(caller, {
+    eventTypes: options.eventTypes,
+    narrow: options.narrow,
+    applyMarkdown: options.applyMarkdown,
+    clientGravatar: options.clientGravatar,
+    slimPresence: options.slimPresence,
+    allPublicStreams: options.allPublicStreams,
+    capabilities: options.capabilities,
+    lifespanSecs: lifespan.secs,
+  });
+  const queueId = await app.eventQueues.create(spec);
   try {
     const ctx = createStateContext(app, caller.user, caller.realm, options);
     const selected = selectedSections(ctx);
@@ -69,6 +78,7 @@ export async function doEventsRegister(
     const lastEventId = await settleQueuedEvents(state, ctx, selected, () => app.eventQueues.pending(caller.user.id, queueId));
     return {
       queue_id: queueId,
+      ...(lifespan.report && { idle_queue_timeout_secs: queueLifespan(spec, app.config.eventQueue) }),
       zulip_version: ZULIP_VERSION,
       zulip_feature_level: FEATURE_LEVEL,
       zulip_merge_base: ZULIP_VERSION,

@@ -1,6 +1,7 @@
 import { endpoint } from "../http/endpoint.js";
 import { P, type Zod } from "../http/params.js";
 import { checkQueueRequest, doEventsRegister, queueSpecFor } from "../events/register.js";
+import { MOBILE_IDLE_QUEUE_TIMEOUT_SECS } from "../events/queues.js";
 
 const narrowSchema = (z: Zod) => z.array(z.array(z.string()).length(2).transform((t) => [t[0], t[1]] as const));
 
@@ -36,6 +37,7 @@ export const eventRoutes = [
       fetch_event_types: P.stringList().optional(),
       narrow: P.json(narrowSchema).default([]),
       queue_lifespan_secs: P.int().default(0),
+      idle_queue_timeout: P.json((z) => z.union([z.int().min(1), z.literal("mobile")])).optional(),
     },
     handler: async ({ app, caller }, p) =>
       doEventsRegister(
@@ -53,7 +55,9 @@ export const eventRoutes = [
           eventTypes: p.event_types ?? null,
           fetchEventTypes: p.fetch_event_types ?? null,
         },
-        p.queue_lifespan_secs,
+        p.idle_queue_timeout === undefined
+          ? { secs: p.queue_lifespan_secs, report: false }
+          : { secs: p.idle_queue_timeout === "mobile" ? MOBILE_IDLE_QUEUE_TIMEOUT_SECS : p.idle_queue_timeout, report: true },
       ),
   }),
 

@@ -313,6 +313,7 @@ describe("POST /register", () => {
       [{ apply_markdown: "yes" }, "apply_markdown is not valid JSON"],
       [{ client_capabilities: { bulk_message_deletion: 1 } }, 'client_capabilities["bulk_message_deletion"] is not a boolean'],
       [{ queue_lifespan_secs: "1.5" }, "queue_lifespan_secs is not an integer"],
+      [{ idle_queue_timeout: "desktop" }, "idle_queue_timeout is not valid JSON"],
     ];
     for (const [params, msg] of cases) {
       const r = await api(t.member).post("/register", params as never);
@@ -583,6 +584,25 @@ describe("GET /events", () => {
     const r = await getEvents(t.member, { queue_id: q.queue_id, last_event_id: -1, dont_block: true });
     assert.deepEqual(r.body, { result: "error", msg: `Bad event queue ID: ${q.queue_id}`, code: "BAD_EVENT_QUEUE_ID", queue_id: q.queue_id });
     assert.equal((await getEvents(t.member, { queue_id: kept.queue_id, last_event_id: -1, dont_block: true })).status, 200);
+  });
+
+  test("idle_queue_timeout sets how long a queue lives unpolled, \"mobile\" for half a day; register says what it got", async () => {
+    const plain = await register(t.member, { event_types: ["custom"] });
+    const phone = await register(t.member, { event_types: ["custom"], idle_queue_timeout: JSON.stringify("mobile") });
+    const hour = await register(t.member, { event_types: ["custom"], idle_queue_timeout: 3600 });
+    const week = await register(t.member, { event_types: ["custom"], idle_queue_timeout: 30 * 24 * 3600 });
+    assert.equal(plain.idle_queue_timeout_secs, undefined, "feature level 420's answer has no such field");
+    assert.deepEqual(
+      [phone, hour, week].map((q) => q.idle_queue_timeout_secs),
+      [12 * 3600, 3600, 7 * 24 * 3600],
+      "asked-for lifespans are capped at a week",
+    );
+    const alive = async (q: Record<string, any>) =>
+      (await getEvents(t.member, { queue_id: q.queue_id, last_event_id: -1, dont_block: true })).status === 200;
+    time.advance(3660);
+    assert.deepEqual([await alive(plain), await alive(hour), await alive(phone)], [false, false, true]);
+    time.advance(12 * 3600 + 60);
+    assert.equal(await alive(phone), false);
   });
 
   test("every role can poll its queue", async () => {
