@@ -53,6 +53,14 @@ export interface Config {
   maxEmojiFileSizeMib: number;
   /** Zulip's EMAIL_GATEWAY_PATTERN (`%s@host`) for channel email addresses; unset = no gateway. */
   emailGatewayPattern?: string;
+  /** The email gateway's SMTP listener (Zulip's email_server); off unless a port is set. */
+  emailGatewayPort?: number;
+  emailGatewayHost: string;
+  /** PEM files offered through STARTTLS by the gateway; without them it offers no TLS. */
+  emailGatewayTlsKeyFile?: string;
+  emailGatewayTlsCertFile?: string;
+  /** The largest mail the gateway takes, attachments included. */
+  emailGatewayMaxMessageBytes: number;
   /** Zulip's RATE_LIMITING: on, except in development unless asked for. */
   rateLimiting: boolean;
   /** Zulip's DEFAULT_RATE_LIMITING_RULES, with the server's overrides merged in. */
@@ -214,6 +222,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxFileUploadSizeMib: positiveNumber(env.CONFAB_MAX_FILE_UPLOAD_SIZE_MIB, 100),
     maxEmojiFileSizeMib: positiveNumber(env.CONFAB_MAX_EMOJI_FILE_SIZE_MIB, 5),
     emailGatewayPattern: env.CONFAB_EMAIL_GATEWAY_PATTERN?.includes("%s") ? env.CONFAB_EMAIL_GATEWAY_PATTERN : undefined,
+    emailGatewayPort: env.CONFAB_EMAIL_GATEWAY_PORT ? nonNegativeInt(env.CONFAB_EMAIL_GATEWAY_PORT, 25) : undefined,
+    emailGatewayHost: env.CONFAB_EMAIL_GATEWAY_HOST ?? "127.0.0.1",
+    emailGatewayTlsKeyFile: env.CONFAB_EMAIL_GATEWAY_TLS_KEY_FILE || undefined,
+    emailGatewayTlsCertFile: env.CONFAB_EMAIL_GATEWAY_TLS_CERT_FILE || undefined,
+    // aiosmtpd's limit, which Zulip's email server keeps.
+    emailGatewayMaxMessageBytes: 1024 * 1024 * positiveNumber(env.CONFAB_EMAIL_GATEWAY_MAX_SIZE_MIB, 32),
     rateLimiting: (env.CONFAB_RATE_LIMITING ?? (development ? "0" : "1")) === "1",
     rateLimitRules: { ...DEFAULT_RATE_LIMIT_RULES, ...(env.CONFAB_RATE_LIMIT_RULES ? parseRuleOverrides(env.CONFAB_RATE_LIMIT_RULES) : {}) },
     maxQueuesPerUser: positiveNumber(env.CONFAB_MAX_QUEUES_PER_USER, DEFAULT_MAX_QUEUES_PER_USER),

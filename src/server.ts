@@ -19,6 +19,7 @@ import { createEmailSender } from "./outbound/email.js";
 import { loadOrCreateKey } from "./files/storage.js";
 import { MessageCache } from "./store/message_cache.js";
 import { openFileStorage } from "./files/open_storage.js";
+import { emailGatewayOptions, startEmailGateway, type EmailGateway } from "./email_gateway/server.js";
 
 /** Users whose credentials and profile stay in memory: more than the active users of a large organization. */
 const CACHED_USERS = 50_000;
@@ -46,6 +47,8 @@ export interface Running {
   scheduledMessages: ScheduledMessageWorker;
   /** Sends the emails and push notifications queued in the database. */
   outbox: OutboxWorker;
+  /** The email gateway's SMTP listener, when a port is configured for it. */
+  emailGateway?: EmailGateway;
   /** Sends message notification emails when each user's batch is due. */
   messageEmails: MessageEmailWorker;
   close(): Promise<void>;
@@ -131,6 +134,8 @@ export async function startConfab(config: Config, opts: StartOptions = {}): Prom
   await server.listen({ port: config.port, host: config.host });
   const address = server.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
+  const gatewayOptions = emailGatewayOptions(config);
+  const emailGateway = gatewayOptions ? await startEmailGateway(app, gatewayOptions) : undefined;
   const scheduledMessages = new ScheduledMessageWorker(app, opts.timers ?? systemTimers);
   scheduledMessages.start();
   const outbox = new OutboxWorker(app, opts.timers ?? systemTimers);
@@ -143,8 +148,10 @@ export async function startConfab(config: Config, opts: StartOptions = {}): Prom
     url: `http://${config.host}:${port}`,
     scheduledMessages,
     outbox,
+    emailGateway,
     messageEmails,
     async close() {
+      await emailGateway?.close();
       // Waiting long-polls are answered first so the HTTP server can close.
       await app.eventQueues.close();
       await server.close();

@@ -16,6 +16,12 @@ export const DEFAULT_RATE_LIMIT_RULES = {
     [86400, 5],
   ],
   sends_email_by_ip: [[86400, 5]],
+  /** Zulip's RATE_LIMITING_MIRROR_REALM_RULES: mails to an organization's channel addresses. */
+  email_mirror_by_realm: [
+    [60, 50],
+    [300, 120],
+    [3600, 600],
+  ],
 } satisfies Record<string, Rule[]>;
 
 export type RateLimitDomain = keyof typeof DEFAULT_RATE_LIMIT_RULES;

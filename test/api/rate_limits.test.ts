@@ -27,6 +27,7 @@ before(async () => {
         authenticate_by_username: [[1800, 2]],
         email_change_by_user: [[3600, 1]],
         sends_email_by_ip: [[86400, 2]],
+        email_mirror_by_realm: [[60, 1]],
       },
       maxQueuesPerUser: 3,
     },
