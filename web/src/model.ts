@@ -8,6 +8,7 @@ import type { View } from "./state/hash";
 import { topicVisible, type InboxRules } from "./state/inbox";
 import { applyUserGroupEvent, type GroupRecord } from "./state/user_groups";
 import { applyBotEvent, type Bot } from "./state/bots";
+import { addSubmessage, type Submessage, type SubmessageEvent } from "./state/widgets";
 
 export interface User {
   user_id: number;
@@ -62,6 +63,8 @@ export interface Message {
   is_me_message?: boolean;
   /** When it last went to another channel or topic (resolving a topic is not a move). */
   last_moved_timestamp?: number;
+  /** A /poll or /todo widget and what was done with it, oldest first. */
+  submessages?: Submessage[];
 }
 export interface Unread {
   streamId?: number;
@@ -424,6 +427,11 @@ export function applyEvent(e: Record<string, any>): void {
             : [...m.reactions, { emoji_name: e.emoji_name, emoji_code: e.emoji_code, reaction_type: e.reaction_type, user_id: e.user_id }]
           : m.reactions.filter((r) => !same(r));
       model.messages.set(m.id, { ...m, reactions });
+      break;
+    }
+    case "submessage": {
+      const m = model.messages.get(e.message_id);
+      if (m) model.messages.set(m.id, { ...m, submessages: addSubmessage(m.submessages ?? [], e as SubmessageEvent) });
       break;
     }
     case "update_message_flags":

@@ -13,6 +13,7 @@ import { fullTime, timeOfDay } from "../../time";
 import { AvatarImage } from "../people/Avatar";
 import { UserCard, useUserCard } from "../people/UserCard";
 import { meMessageHtml } from "../../state/feed";
+import { WidgetOr } from "../widgets/Widget";
 
 function ReactionButton({ m, group }: { m: Message; group: Reaction[] }) {
   const r = group[0];
@@ -156,7 +157,9 @@ const Row = memo(function Row({ m, showSender, selected, unread, reading, twenty
         {editing ? (
           <Editor m={m} done={() => setEditing(false)} />
         ) : (
-          <Rendered html={meHtml ?? m.content} class={`content${mentioned ? " mentioned" : ""}${meHtml ? " me-message" : ""}`} />
+          <WidgetOr m={m}>
+            <Rendered html={meHtml ?? m.content} class={`content${mentioned ? " mentioned" : ""}${meHtml ? " me-message" : ""}`} />
+          </WidgetOr>
         )}
         {groups.size > 0 && (
           <div class="reactions">
