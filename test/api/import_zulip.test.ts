@@ -242,6 +242,28 @@ describe("export in Zulip's format, then import", () => {
       await ok(new Api(source.url, { email: iago.delivery_email, apiKey: iago.api_key }).post("/messages", { type: "stream", to: "Denmark", topic: "files", content: `[trip](${up.url})` }));
       const file = path.join(tmp, "roundtrip.tar.gz");
       await exportZulipFormat(source.app, org.realm, file);
+      // Zulip's layout: one top-level directory with realm.json, messages files and the records.
+      const entries: string[] = [];
+      await tar.list({ file, onReadEntry: (e) => entries.push(e.path) });
+      const top = entries[0]!.split("/")[0]!;
+      assert.ok(entries.every((e) => e.startsWith(`${top}/`)));
+      for (const f of ["realm.json", "messages-000001.json", "attachment.json", "migration_status.json", "uploads/records.json", "avatars/records.json", "emoji/records.json"]) {
+        assert.ok(entries.includes(`${top}/${f}`), f);
+      }
+      const unpacked = path.join(tmp, "unpacked");
+      fs.mkdirSync(unpacked);
+      await tar.extract({ file, cwd: unpacked });
+      const realmJson = JSON.parse(fs.readFileSync(path.join(unpacked, top, "realm.json"), "utf8"));
+      assert.equal(realmJson.zerver_realm[0].string_id, "zulip");
+      assert.equal(typeof realmJson.zerver_realm[0].date_created, "number");
+      assert.ok(!("props" in realmJson.zerver_realm[0]) && !("email_address_visibility" in realmJson.zerver_realm[0]));
+      assert.deepEqual(realmJson.zerver_userprofile_crossrealm.map((b: any) => b.email).sort(), ["emailgateway@zulip.com", "notification-bot@zulip.com", "welcome-bot@zulip.com"]);
+      assert.ok(realmJson.zerver_userprofile.every((u: any) => !("password" in u) && !("api_key" in u) && typeof u.role === "number"));
+      const chunk = JSON.parse(fs.readFileSync(path.join(unpacked, top, "messages-000001.json"), "utf8"));
+      assert.ok(chunk.zerver_usermessage.every((um: any) => typeof um.flags_mask === "number" && !("flags" in um)));
+      const dm = chunk.zerver_message.find((m: any) => !m.is_channel_message);
+      if (dm) assert.ok(chunk.zerver_usermessage.filter((um: any) => um.message === dm.id).every((um: any) => um.flags_mask & 2048));
+
       const summary = await importFile(target.app, file);
       assert.deepEqual(summary.idsKept, { users: true, messages: true });
       const [a, b] = [source.app.db, target.app.db];

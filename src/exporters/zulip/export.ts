@@ -16,15 +16,55 @@ import type { Realm } from "../../store/realms.js";
 import type { StoredFile } from "../../files/storage.js";
 import { SETTING_NAMES } from "../../domain/user_settings.js";
 import { REALM_TOPICS_POLICIES } from "../../domain/realm_settings.js";
-import { CHANNEL_GROUP_SETTINGS } from "../../store/schema.js";
 import { USER_GROUP_SETTINGS } from "../../domain/group_setting_value.js";
 import { uploadStorageKey } from "../../actions/uploads.js";
 import { emojiStorageKey } from "../../domain/custom_emoji.js";
-import { EXPORTED_ZULIP_VERSION, ZULIP_RECIPIENT, confabFlagsToZulip } from "../../importers/zulip/format.js";
+import { CHANNEL_TOPICS_POLICIES, EXPORTED_ZULIP_VERSION, confabFlagsToZulip } from "../../importers/zulip/format.js";
+import { CHANNEL_GROUP_SETTINGS } from "../../store/schema.js";
 
 type Row = Record<string, unknown>;
 
 const MESSAGES_PER_FILE = 1000;
+
+/**
+ * Zulip's importer builds each row into its model, so a key the model lacks would fail the
+ * import: scalar realm fields and personal settings are limited to Zulip's own (the model fields
+ * of Zulip 11, whose feature level Confab serves; missing ones take Zulip's defaults).
+ */
+const ZULIP_REALM_FIELDS = new Set([
+  "invite_required", "emails_restricted_to_domains", "disallow_disposable_email_addresses", "enable_spectator_access",
+  "want_advertise_in_communities_directory", "inline_image_preview", "inline_url_embed_preview", "digest_emails_enabled",
+  "digest_weekday", "mandatory_topics", "require_unique_names", "name_changes_disabled", "email_changes_disabled",
+  "avatar_changes_disabled", "move_messages_within_stream_limit_seconds", "move_messages_between_streams_limit_seconds",
+  "waiting_period_threshold", "message_content_delete_limit_seconds", "allow_message_editing", "message_content_edit_limit_seconds",
+  "default_language", "message_retention_days", "org_type", "plan_type", "video_chat_provider", "jitsi_server_url", "giphy_rating",
+  "enable_read_receipts",
+  "can_add_custom_emoji_group", "can_create_public_channel_group", "can_create_private_channel_group",
+  "can_create_web_public_channel_group", "can_delete_any_message_group", "can_delete_own_message_group",
+  "can_move_messages_between_topics_group", "can_invite_users_group", "can_summarize_topics_group", "create_multiuse_invite_group",
+  "direct_message_initiator_group", "direct_message_permission_group", "can_access_all_users_group", "can_create_groups",
+  "can_manage_all_groups", "can_add_subscribers_group", "can_move_messages_between_channels_group", "can_resolve_topics_group",
+  "can_create_bots_group", "can_create_write_only_bots_group", "can_manage_billing_group", "can_mention_many_users_group",
+  "can_set_delete_message_policy_group", "can_set_topics_policy_group",
+]);
+const ZULIP_PERSONAL_SETTINGS = new Set([
+  "enter_sends", "left_side_userlist", "default_language", "web_home_view", "web_escape_navigates_to_home_view", "fluid_layout_width",
+  "high_contrast_mode", "translate_emoticons", "display_emoji_reaction_users", "twenty_four_hour_time", "starred_message_counts",
+  "web_suggest_update_timezone", "color_scheme", "web_font_size_px", "web_line_height_percent", "web_animate_image_previews",
+  "demote_inactive_streams", "web_mark_read_on_scroll_policy", "web_channel_default_view", "emojiset", "user_list_style",
+  "web_stream_unreads_count_display_policy", "web_navigate_to_sent_message", "email_notifications_batching_period_seconds",
+  "enable_stream_desktop_notifications", "enable_stream_email_notifications", "enable_stream_push_notifications",
+  "enable_stream_audible_notifications", "notification_sound", "wildcard_mentions_notify",
+  "enable_followed_topic_desktop_notifications", "enable_followed_topic_email_notifications", "enable_followed_topic_push_notifications",
+  "enable_followed_topic_audible_notifications", "enable_followed_topic_wildcard_mentions_notify", "enable_desktop_notifications",
+  "pm_content_in_desktop_notifications", "enable_sounds", "enable_offline_email_notifications", "message_content_in_email_notifications",
+  "enable_offline_push_notifications", "enable_online_push_notifications", "desktop_icon_count_display", "enable_digest_emails",
+  "enable_login_emails", "enable_marketing_emails", "presence_enabled", "realm_name_in_email_notifications_policy",
+  "automatically_follow_topics_policy", "automatically_unmute_topics_in_muted_streams_policy",
+  "automatically_follow_topics_where_mentioned", "enable_drafts_synchronization", "send_stream_typing_notifications",
+  "send_private_typing_notifications", "send_read_receipts", "allow_private_data_export", "receives_typing_notifications",
+  "email_address_visibility", "hide_ai_features",
+]);
 
 export interface ZulipExportSummary {
   file: string;
@@ -35,7 +75,16 @@ const flag = (v: unknown) => v === 1 || v === true;
 const json = (file: string, value: unknown) => fs.writeFileSync(file, JSON.stringify(value, null, 2));
 const byId = (rows: Row[]) => rows.sort((a, b) => Number(a.id) - Number(b.id));
 
-export async function exportZulipFormat(app: AppContext, realm: Realm, outputFile: string): Promise<ZulipExportSummary> {
+export interface ZulipExportOptions {
+  /**
+   * The target server's migration_status.json (from any export it wrote): Zulip's importer
+   * refuses an export whose list of applied migrations differs from its own, a list only that
+   * server knows. Without it the export names the Zulip version alone.
+   */
+  migrationStatus?: { migrations_by_app: Record<string, string[]>; zulip_version: string };
+}
+
+export async function exportZulipFormat(app: AppContext, realm: Realm, outputFile: string, options: ZulipExportOptions = {}): Promise<ZulipExportSummary> {
   const db = app.db;
   const realmId = realm.id;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "confab-zulip-export-"));
@@ -65,8 +114,7 @@ export async function exportZulipFormat(app: AppContext, realm: Realm, outputFil
     const realmGroups = JSON.parse(realmRow.group_settings) as Row;
     const announce = (v: unknown) => (typeof v === "number" && v > 0 ? v : null);
     const zrealm: Row = {
-      ...props,
-      ...realmGroups,
+      ...Object.fromEntries(Object.entries({ ...props, ...realmGroups }).filter(([k]) => ZULIP_REALM_FIELDS.has(k))),
       id: realmId,
       name: realmRow.name,
       description: realmRow.description,
@@ -83,14 +131,13 @@ export async function exportZulipFormat(app: AppContext, realm: Realm, outputFil
       logo_source: "D",
       night_logo_source: "D",
     };
-    for (const k of ["new_stream_announcements_stream_id", "signup_announcements_stream_id", "zulip_update_announcements_stream_id", "moderation_request_channel_id", "user_settings_defaults", "send_channel_events_messages", "welcome_message_custom_text"]) delete zrealm[k];
 
     // Confab's system bots are Zulip's server-wide ones: exported as cross-realm bots.
     const humans = users.filter((u) => u.is_system_bot === 0);
     const systemBots = users.filter((u) => u.is_system_bot === 1);
     const zusers = humans.map((u) => {
       const p = JSON.parse(u.props) as Row;
-      const settings = Object.fromEntries(SETTING_NAMES.filter((n) => n in p).map((n) => [n, p[n]]));
+      const settings = Object.fromEntries(SETTING_NAMES.filter((n) => n in p && ZULIP_PERSONAL_SETTINGS.has(n)).map((n) => [n, p[n]]));
       return {
         ...settings,
         id: u.id,
@@ -148,6 +195,7 @@ export async function exportZulipFormat(app: AppContext, realm: Realm, outputFil
       is_in_zephyr_realm: false,
       message_retention_days: s.message_retention_days,
       ...Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((k) => [k, s[k]])),
+      topics_policy: CHANNEL_TOPICS_POLICIES[s.topics_policy as keyof typeof CHANNEL_TOPICS_POLICIES] ?? CHANNEL_TOPICS_POLICIES.inherit,
       first_message_id: s.first_message_id,
       is_recently_active: true,
     }));
@@ -344,7 +392,7 @@ export async function exportZulipFormat(app: AppContext, realm: Realm, outputFil
     fs.mkdirSync(path.join(dir, "realm_icons"), { recursive: true });
     json(path.join(dir, "realm_icons", "records.json"), []);
     json(path.join(dir, "analytics.json"), { analytics_realmcount: [], analytics_usercount: [], analytics_streamcount: [] });
-    json(path.join(dir, "migration_status.json"), { migrations_by_app: {}, zulip_version: EXPORTED_ZULIP_VERSION });
+    json(path.join(dir, "migration_status.json"), options.migrationStatus ?? { migrations_by_app: {}, zulip_version: EXPORTED_ZULIP_VERSION });
     for (const [k, v] of Object.entries(realmJson)) if (Array.isArray(v)) counts[k] = v.length;
     counts.zerver_attachment = attachments.length;
     json(path.join(dir, "stats.json"), { realm: Object.fromEntries(Object.entries(counts).filter(([k]) => k in realmJson)), messages: { zerver_message: messageCount, zerver_usermessage: copyCount } });

@@ -43,8 +43,8 @@ export function confabFlagsToZulip(flags: number): number {
 /** Zulip major versions whose exports this importer reads (field sets differ by a handful per release). */
 export const SUPPORTED_ZULIP_MAJORS = { min: 8, max: 12 } as const;
 
-/** The Zulip version an export names, as written by Confab's own Zulip-format exporter too. */
-export const EXPORTED_ZULIP_VERSION = "10.0";
+/** The Zulip version Confab's Zulip-format exports name: the release whose API feature level Confab serves. */
+export const EXPORTED_ZULIP_VERSION = "11.0";
 
 /** null when supported, else why not. */
 export function versionRefusal(zulipVersion: unknown): string | null {
@@ -97,4 +97,11 @@ export const ZULIP_RECIPIENT = { personal: 1, stream: 2, group: 3 } as const;
 /** Offsets message or user ids when the target already holds some of them, so the import never collides; 0 keeps them. */
 export function idOffset(minImported: number, maxExisting: number): number {
   return maxExisting >= minImported ? maxExisting - minImported + 1 : 0;
+}
+
+/** Zulip's StreamTopicsPolicyEnum, stored as numbers; Confab stores the names. */
+export const CHANNEL_TOPICS_POLICIES = { inherit: 1, allow_empty_topic: 2, disable_empty_topic: 3, empty_topic_only: 4 } as const;
+
+export function channelTopicsPolicyName(value: unknown): string {
+  return Object.entries(CHANNEL_TOPICS_POLICIES).find(([, n]) => n === value)?.[0] ?? "inherit";
 }

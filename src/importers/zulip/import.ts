@@ -40,6 +40,7 @@ import { renderContextFor } from "../../markdown/context.js";
 import { ZulipImportError } from "./archive.js";
 import {
   ZULIP_RECIPIENT,
+  channelTopicsPolicyName,
   confabRole,
   idOffset,
   rewriteRenderedIds,
@@ -312,7 +313,7 @@ export async function importZulipExport(app: AppContext, dir: string, options: Z
           message_retention_days: typeof s.message_retention_days === "number" ? s.message_retention_days : null,
           is_archived: bool(s.deactivated),
           folder_id: null,
-          topics_policy: "inherit",
+          topics_policy: channelTopicsPolicyName(s.topics_policy),
           recipient_id: null,
           first_message_id: null,
         };
@@ -531,7 +532,7 @@ export async function importZulipExport(app: AppContext, dir: string, options: Z
           const sender = userIds.get(m.sender);
           if (!target || sender === undefined) continue;
           let rendered = typeof m.rendered_content === "string" ? rewrite(m.rendered_content) : null;
-          const content = rewriteUploads(str(m.content));
+          const content = rewrite(str(m.content));
           if (rendered === null) {
             const senderRow = await tx.selectFrom("users").selectAll().where("id", "=", sender).executeTakeFirstOrThrow();
             rendered = renderMarkdown(content, await renderContextFor(app, realm, senderRow, tx)).html;
