@@ -15,6 +15,7 @@ import { buildServer, createLogger } from "./app.js";
 import { ScheduledMessageWorker } from "./workers/scheduled_messages.js";
 import { OutboxWorker } from "./workers/outbox.js";
 import { MessageEmailWorker } from "./workers/message_emails.js";
+import { DigestWorker } from "./workers/digests.js";
 import { createEmailSender } from "./outbound/email.js";
 import { loadOrCreateKey } from "./files/storage.js";
 import { MessageCache } from "./store/message_cache.js";
@@ -51,6 +52,8 @@ export interface Running {
   emailGateway?: EmailGateway;
   /** Sends message notification emails when each user's batch is due. */
   messageEmails: MessageEmailWorker;
+  /** Sends weekly digests on each organization's digest day. */
+  digests: DigestWorker;
   close(): Promise<void>;
 }
 
@@ -142,6 +145,8 @@ export async function startConfab(config: Config, opts: StartOptions = {}): Prom
   outbox.start();
   const messageEmails = new MessageEmailWorker(app, opts.timers ?? systemTimers);
   messageEmails.start();
+  const digests = new DigestWorker(app, opts.timers ?? systemTimers);
+  digests.start();
   return {
     app,
     server,
@@ -150,6 +155,7 @@ export async function startConfab(config: Config, opts: StartOptions = {}): Prom
     outbox,
     emailGateway,
     messageEmails,
+    digests,
     async close() {
       await emailGateway?.close();
       // Waiting long-polls are answered first so the HTTP server can close.
@@ -157,6 +163,7 @@ export async function startConfab(config: Config, opts: StartOptions = {}): Prom
       await server.close();
       await scheduledMessages.close();
       await messageEmails.close();
+      await digests.close();
       await outbox.close();
       await closeContext();
     },

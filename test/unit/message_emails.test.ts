@@ -23,7 +23,8 @@ const SETTINGS: EmailRecipientFacts["settings"] = {
   enable_followed_topic_wildcard_mentions_notify: true,
 };
 
-const facts = (over: Partial<EmailRecipientFacts> & { settings?: Partial<EmailRecipientFacts["settings"]> } = {}): EmailRecipientFacts => ({
+type FactsOverride = Omit<Partial<EmailRecipientFacts>, "settings"> & { settings?: Partial<EmailRecipientFacts["settings"]> };
+const facts = (over: FactsOverride = {}): EmailRecipientFacts => ({
   userId: 2,
   isBot: false,
   senderId: 1,
