@@ -48,7 +48,7 @@ test("only the poll's author changes its question; malformed submessages are ski
     sub(20, { type: "new_option", option: "No idx" }),
     sub(20, { type: "new_option", idx: 2, option: "Fine" }, "other"),
   ]);
-  assert.deepEqual(state, { kind: "poll", question: "Real", options: [] });
+  assert.deepEqual(state, { kind: "poll", question: "Real", options: [{ key: "20,2", option: "Fine", voters: [] }] });
 });
 
 test("a to-do list: tasks listed and added, struck and unstruck, the title changed by its author only", () => {

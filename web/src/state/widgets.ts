@@ -126,8 +126,9 @@ export function widgetState(authorId: number, submessages: readonly Submessage[]
     });
     state = todo;
   } else return null;
+  // Every later submessage acts on the widget, whatever its msg_type: the server checked it as such.
   for (const s of rest) {
-    const d = s.msg_type === "widget" ? parse(s.content) : null;
+    const d = parse(s.content);
     if (!d) continue;
     state = state.kind === "poll" ? applyPoll(state, s.sender_id, authorId, d) : applyTodo(state, s.sender_id, authorId, d);
   }
