@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
+import compress from "@fastify/compress";
 import { pino } from "pino";
 import type { AppContext } from "./context.js";
 import { ZulipError } from "./http/errors.js";
@@ -100,6 +101,16 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
     schemaController: { compilersFactory: { buildValidator: noSchemaCompiler, buildSerializer: noSchemaCompiler } },
   });
 
+  // Answers over 1 KB go out as brotli or gzip, whichever the client prefers. Up to 32 KB they are
+  // compressed on the spot (well under a millisecond); bigger ones, such as a 5 MB POST /register
+  // for a large organization, are streamed through zlib on libuv's thread pool, off the event
+  // loop. Request bodies are not inflated: a compressed upload would dodge the body limit.
+  await server.register(compress, {
+    encodings: ["br", "gzip"],
+    threshold: 1024,
+    syncThreshold: 32 * 1024,
+    globalDecompression: false,
+  });
   await server.register(formbody);
   await server.register(multipart, {
     attachFieldsToBody: "keyValues",
