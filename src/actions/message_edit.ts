@@ -21,6 +21,7 @@ import { FLAG_BITS, flagsForApi } from "../domain/message_flags.js";
 import { checkTopicAllowed, effectiveTopicsPolicy } from "../domain/topics.js";
 import { hashEncode } from "../markdown/patterns.js";
 import { renderMarkdown } from "../markdown/render.js";
+import { uploadImagePreviews } from "../media/thumbnails.js";
 import { renderContextFor } from "../markdown/context.js";
 import {
   canAccessHistory,
@@ -269,7 +270,8 @@ async function applyEdit(
 
   if (content !== undefined) {
     const sender = (await getUserById(tx, realm.id, message.sender_id))!;
-    const rendered = renderMarkdown(content, await renderContextFor(app, realm, sender, tx));
+    const uploads = await uploadImagePreviews(tx, app.dialect, realm.id, content, { lock: true });
+    const rendered = renderMarkdown(content, await renderContextFor(app, realm, sender, tx), uploads);
     Object.assign(history, { prev_content: message.content, prev_rendered_content: message.rendered_content });
     Object.assign(event, {
       orig_content: message.content,

@@ -28,6 +28,7 @@ import { isUserInGroup, recursiveMemberIds, systemGroupIds } from "../store/grou
 import { badRequest, streamDoesNotExistById, streamDoesNotExistByName } from "../http/errors.js";
 import { renderMarkdown, type Rendered } from "../markdown/render.js";
 import { realmLinkifiers, renderContextFor } from "../markdown/context.js";
+import { uploadImagePreviews } from "../media/thumbnails.js";
 import { reactionsByMessage, type MessageReaction } from "../store/reactions.js";
 import { submessagesByMessage, type Submessage } from "../store/submessages.js";
 import { createWidget } from "./submessages.js";
@@ -205,7 +206,8 @@ export async function sendMessageInTx(
   content: string,
   opts: SendOptions,
 ): Promise<number> {
-  const rendered = renderMarkdown(content, await renderContextFor(app, realm, sender, tx));
+  const uploads = await uploadImagePreviews(tx, app.dialect, realm.id, content, { lock: true });
+  const rendered = renderMarkdown(content, await renderContextFor(app, realm, sender, tx), uploads);
   let recipientId: number;
   let recipientUserIds: readonly number[];
   let dmKey: string | null = null;

@@ -34,6 +34,7 @@ import {
   type AttachmentRow,
 } from "../store/attachments.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
+import { deleteThumbnails, probeUpload, recordUploadedImage } from "../media/thumbnails.js";
 
 export interface ApiAttachment {
   id: number;
@@ -98,6 +99,9 @@ export async function doUploadFile(app: AppContext, caller: Caller, files: Uploa
     byte: randomInt(256),
     token: randomBytes(18).toString("base64url"),
   });
+  const contentType = uploadContentType(file.mimeType, fileName);
+  // Only the header is read here; thumbnails are made by the outbox worker.
+  const image = await probeUpload(contentType, file.data);
   await app.files.put(uploadStorageKey(pathId), file.data);
   try {
     await runAction(app, async (tx, events) => {
@@ -106,10 +110,11 @@ export async function doUploadFile(app: AppContext, caller: Caller, files: Uploa
         owner_id: caller.user.id,
         path_id: pathId,
         file_name: fileName,
-        content_type: uploadContentType(file.mimeType, fileName),
+        content_type: contentType,
         size: file.data.length,
         create_time: Math.floor(app.clock.now()),
       });
+      if (image) await recordUploadedImage(app, tx, events, row.id, image);
       const [attachment] = await formatAttachments(tx, [row]);
       await sendAttachmentEvent(tx, events, caller.realm.id, caller.user.id, "add", attachment);
     });
@@ -136,6 +141,7 @@ export async function doDeleteAttachment(app: AppContext, caller: Caller, id: nu
     return row.path_id;
   });
   await app.files.delete(uploadStorageKey(pathId));
+  await deleteThumbnails(app, pathId);
 }
 
 /**

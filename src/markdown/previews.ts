@@ -7,6 +7,7 @@ import { El, textOf } from "./engine/tree.js";
 import { splitUrl } from "./links.js";
 import type { RenderContext } from "./context.js";
 import { proxied } from "./patterns.js";
+import { placeholderAttributes, type UploadImagePreviews } from "../media/thumbnail_html.js";
 
 const IMAGE_EXTENSIONS = [".bmp", ".gif", ".jpe", ".jpeg", ".jpg", ".png", ".webp"];
 const VIDEO_EXTENSIONS = [".mp4", ".webm"];
@@ -144,7 +145,8 @@ export interface PreviewResult {
   hasImage: boolean;
 }
 
-export function addInlinePreviews(root: El, ctx: RenderContext): PreviewResult {
+/** `uploads`: what is known of the uploaded images the content links (only those get a preview). */
+export function addInlinePreviews(root: El, ctx: RenderContext, uploads?: UploadImagePreviews): PreviewResult {
   const links = findLinks(root);
   const result: PreviewResult = { hasLink: links.length > 0, hasImage: false };
   if (ctx.inlineImagePreview === false || !links.length) return result;
@@ -156,7 +158,14 @@ export function addInlinePreviews(root: El, ctx: RenderContext): PreviewResult {
     if (!previewable.has(url) || done.has(url)) continue;
     done.add(url);
     const src = (u: string) => proxied(ctx.camo, ctx.realmUrl, u);
-    if (isVideo(url)) {
+    const upload = url.startsWith("/user_uploads/") ? uploads?.get(url.slice("/user_uploads/".length)) : undefined;
+    if (upload) {
+      const info = placement(root, link);
+      const img = new El("img");
+      for (const [k, v] of placeholderAttributes(upload)) img.set(k, v);
+      addPreview(info, "message_inline_image", url, img, info.title);
+      result.hasImage = true;
+    } else if (isVideo(url)) {
       const info = placement(root, link);
       const video = new El("video").set("preload", "metadata").set("src", src(url));
       addPreview(info, "message_inline_image message_inline_video", url, video, info.title);

@@ -14,6 +14,7 @@ import { patternsFor, type Mentions } from "./patterns.js";
 import { addInlinePreviews } from "./previews.js";
 import type { RenderContext } from "./context.js";
 import { MAX_RENDERED_LENGTH, unableToRender, withRenderDeadline } from "./budget.js";
+import { rewriteThumbnailedImages, type UploadImagePreviews } from "../media/thumbnail_html.js";
 
 export type { RenderContext } from "./context.js";
 
@@ -71,14 +72,17 @@ function highlightCodeBlocks(root: El, stashHtml: (html: string) => string): voi
 
 const NO_CONTEXT: RenderContext = {};
 
-/** Zulip-flavored Markdown to HTML; refuses (Zulip's "Unable to render message") what exceeds the bounds in budget.ts. */
-export function renderMarkdown(content: string, ctx: RenderContext = NO_CONTEXT): Rendered {
-  const rendered = withRenderDeadline(() => renderUnbounded(content, ctx));
+/**
+ * Zulip-flavored Markdown to HTML; refuses (Zulip's "Unable to render message") what exceeds the
+ * bounds in budget.ts. `uploads`: the uploaded images the content links (see uploadImagePreviews).
+ */
+export function renderMarkdown(content: string, ctx: RenderContext = NO_CONTEXT, uploads?: UploadImagePreviews): Rendered {
+  const rendered = withRenderDeadline(() => renderUnbounded(content, ctx, uploads));
   if (rendered.html.length > MAX_RENDERED_LENGTH) throw unableToRender();
   return rendered;
 }
 
-function renderUnbounded(content: string, ctx: RenderContext): Rendered {
+function renderUnbounded(content: string, ctx: RenderContext, uploads: UploadImagePreviews | undefined): Rendered {
   const mentions: Mentions = { userIds: new Set(), groupIds: new Set(), streamWildcard: false, topicWildcard: false };
   const result = (html: string, hasLink = false, hasImage = false): Rendered => ({
     html,
@@ -107,10 +111,12 @@ function renderUnbounded(content: string, ctx: RenderContext): Rendered {
   inline.patterns = patternsFor(ctx, { mentions, inline, stashHtml });
   inline.run(root);
   prettify(root);
-  const previews = addInlinePreviews(root, ctx);
+  const previews = addInlinePreviews(root, ctx, uploads);
 
   const out: string[] = [root.text === null ? "" : escapeText(textOf(root.text))];
   for (const child of root.children) serialize(child, out);
-  const html = restoreStash(out.join("").trim(), stash).trim();
+  let html = restoreStash(out.join("").trim(), stash).trim();
+  // Images already thumbnailed show their thumbnail at once, as the thumbnail job would make them.
+  if (uploads?.size) html = rewriteThumbnailedImages(html, uploads).html ?? html;
   return result(html, previews.hasLink, previews.hasImage);
 }

@@ -12,6 +12,7 @@ import { claimDueOutboxJobs, deleteOutboxJob, nextOutboxAttemptAt, retryOutboxJo
 import { forwardRegistration, pushMessageTo } from "../actions/push_devices.js";
 import { deliverOutgoingWebhook, outgoingWebhookGivenUp } from "../actions/outgoing_webhooks.js";
 import { MAX_REQUEST_RETRIES } from "../domain/outgoing_webhooks.js";
+import { makeThumbnails } from "../media/thumbnails.js";
 
 /** The longest the worker sleeps without looking for jobs. */
 export const POLL_SECONDS = 5;
@@ -53,6 +54,8 @@ async function perform(app: AppContext, job: OutboxJobRow): Promise<void> {
       return forwardRegistration(app, payload as OutboxPayloads["push_register"]);
     case "outgoing_webhook":
       return deliverOutgoingWebhook(app, job, payload as OutboxPayloads["outgoing_webhook"]);
+    case "thumbnail":
+      return makeThumbnails(app, payload as OutboxPayloads["thumbnail"]);
     default:
       // Perhaps queued by a newer version of Confab sharing the database; it may take the job.
       throw new Error(`unknown outbox job kind ${job.kind}`);

@@ -13,6 +13,7 @@ import { getAttachmentByPath, type AttachmentRow } from "../../store/attachments
 import { mayReadUpload, pathFromToken, uploadStorageKey } from "../../actions/uploads.js";
 import { emojiFileType, emojiStorageKey } from "../../domain/custom_emoji.js";
 import { contentDisposition, requestedRange, servedInline, UPLOAD_CSP } from "../../domain/uploads.js";
+import { parseFormatName, thumbnailStorageKey } from "../../media/thumbnails.js";
 
 type Params = Record<string, string>;
 
@@ -56,9 +57,8 @@ export async function spectatorsAllowed(app: AppContext, realmId: number): Promi
   return !!realm && !realm.deactivated && app.config.webPublicStreamsEnabled && realm.props.enable_spectator_access === true;
 }
 
-async function serveUpload(app: AppContext, request: FastifyRequest, reply: FastifyReply, forceDownload: boolean) {
-  const params = request.params as Params;
-  const pathId = `${params.realm_id_str}/${params["*"]}`;
+/** The upload if the requester may read it; else the refusal has been sent. */
+async function readableUpload(app: AppContext, request: FastifyRequest, reply: FastifyReply, pathId: string): Promise<AttachmentRow | FastifyReply> {
   const caller = request.headers.authorization ? await authenticate(app, request) : await sessionCaller(app, request);
   if (caller) request.callerId = caller.user.id;
   const access = await mayReadUpload(app.db, caller?.user ?? null, pathId, (realmId) => spectatorsAllowed(app, realmId));
@@ -67,7 +67,34 @@ async function serveUpload(app: AppContext, request: FastifyRequest, reply: Fast
     if (!caller) return reply.redirect(`/login/?next=${encodeURIComponent(request.url.split("?")[0])}`);
     return uploadForbidden(reply);
   }
-  return sendStored(app, request, reply, access.attachment, forceDownload);
+  return access.attachment;
+}
+
+async function serveUpload(app: AppContext, request: FastifyRequest, reply: FastifyReply, forceDownload: boolean) {
+  const params = request.params as Params;
+  const attachment = await readableUpload(app, request, reply, `${params.realm_id_str}/${params["*"]}`);
+  if (!("path_id" in attachment)) return attachment;
+  return sendStored(app, request, reply, attachment, forceDownload);
+}
+
+/** `/user_uploads/thumbnail/<path_id>/<format>`: readable by whoever may read the upload. */
+async function serveThumbnail(app: AppContext, request: FastifyRequest, reply: FastifyReply) {
+  const parts = (request.params as Params)["*"].split("/");
+  const format = parts.pop()!;
+  const pathId = parts.join("/");
+  if (!/^\d+\//.test(pathId) || !parseFormatName(format)) return uploadNotFound(reply);
+  const attachment = await readableUpload(app, request, reply, pathId);
+  if (!("path_id" in attachment)) return attachment;
+  const stored = await app.files.get(thumbnailStorageKey(attachment.path_id, format));
+  if (!stored) return uploadNotFound(reply);
+  return reply
+    .status(200)
+    .header("Content-Type", "image/webp")
+    .header("Content-Length", String(stored.size))
+    .header("Cache-Control", "private, immutable")
+    .header("X-Content-Type-Options", "nosniff")
+    .header("Content-Security-Policy", UPLOAD_CSP)
+    .send(stored.stream);
 }
 
 /** The web client's signed-in user; a stale session is treated as no one, and gets the sign-in redirect. */
@@ -94,6 +121,7 @@ export function registerFilePages(server: FastifyInstance, app: AppContext): voi
     return sendStored(app, request, reply, attachment, false);
   });
 
+  server.get("/user_uploads/thumbnail/*", (request, reply) => serveThumbnail(app, request, reply));
   server.get("/user_uploads/download/:realm_id_str(^\\d+$)/*", (request, reply) => serveUpload(app, request, reply, true));
   server.get("/user_uploads/:realm_id_str(^\\d+$)/*", (request, reply) => serveUpload(app, request, reply, false));
 
