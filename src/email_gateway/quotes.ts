@@ -10,6 +10,8 @@ const MAX_MARKER_LINE = 1000;
 /** "On <date>, <someone> wrote:", in the languages mail clients commonly write it. */
 const ATTRIBUTION =
   /^\s*(?:On|Le|Am|El|Il|Op|Em|Den|Dne|W dniu)\b.{0,300}?\b(?:wrote|a écrit|schrieb|escribió|ha scritto|schreef|escreveu|skrev|napsal|napisał)\s*:?\s*$/i;
+/** German, Dutch and Scandinavian clients name the writer after the verb: "Am <date> schrieb <someone>:". */
+const ATTRIBUTION_NAME_LAST = /^\s*(?:Am|Op|Den)\b.{0,300}?\b(?:schrieb|schreef|skrev)\b.{0,300}:\s*$/i;
 /** Outlook's separators before the mail it answers. */
 const ORIGINAL_MESSAGE = /^\s*-{2,}\s*(?:Original Message|Message d'origine|Ursprüngliche Nachricht|Mensaje original)\s*-{2,}\s*$/i;
 /** Outlook's header block of the mail it answers: "From: ..." with "Sent:" or "Date:" soon after. */
@@ -21,7 +23,7 @@ const FORWARDED = /^\s*(?:-{2,}\s*Forwarded message\s*-{2,}|Begin forwarded mess
 function isSplitter(lines: readonly string[], i: number): boolean {
   const line = lines[i];
   if (line.length > MAX_MARKER_LINE) return false;
-  if (ATTRIBUTION.test(line) || ORIGINAL_MESSAGE.test(line)) return true;
+  if (ATTRIBUTION.test(line) || ATTRIBUTION_NAME_LAST.test(line) || ORIGINAL_MESSAGE.test(line)) return true;
   // Clients wrap a long attribution: "On <date>, <someone>" then "<address> wrote:".
   const next = lines[i + 1];
   if (/^\s*(?:On|Le|Am|El)\b/i.test(line) && next !== undefined && next.length <= MAX_MARKER_LINE && ATTRIBUTION.test(`${line} ${next}`)) {
