@@ -165,6 +165,75 @@ describe("Slack's test workspace", { skip }, () => {
   });
 });
 
+describe("channels, group DMs and DMs (Zulip's channel-mapping fixtures)", { skip }, () => {
+  test("archived channels, default channels, DM groups and DMs convert and import", async () => {
+    const people = [
+      { id: "U061A1R2R", name: "jon", real_name: "Jon", is_primary_owner: true, profile: { email: "jon@example.com" } },
+      { id: "U061A5N1G", name: "jane", real_name: "Jane", profile: { email: "jane@example.com" } },
+      { id: "U064KUGRJ", name: "bob", real_name: "Bob", is_restricted: true, profile: { email: "bob@example.com" } },
+      { id: "U061A3E0G", name: "ann", real_name: "Ann", profile: { email: "ann@example.com" } },
+    ].map((u) => ({ deleted: false, ...u }));
+    const list = (name: string) => fs.readFileSync(path.join(FIXTURES, name), "utf8");
+    const day = (messages: object[]) => JSON.stringify(messages);
+    const zip = path.join(tmp, "dms.zip");
+    writeZip(zip, [
+      { name: "users.json", data: JSON.stringify(people) },
+      { name: "channels.json", data: list("channels.json") },
+      { name: "mpims.json", data: list("mpims.json") },
+      { name: "dms.json", data: list("dms.json") },
+      { name: "general/2020-01-01.json", data: day([{ type: "message", user: "U061A1R2R", text: "hello <@U061A5N1G>", ts: "1577872800.000100" }]) },
+      { name: "mpdm-user6--user7--user4-1/2020-01-01.json", data: day([{ type: "message", user: "U061A5N1G", text: "group hello", ts: "1577872801.000100" }]) },
+      {
+        name: "DJ47BL849/2020-01-01.json",
+        data: day([
+          { type: "message", user: "U061A1R2R", text: "hi Jane", ts: "1577872802.000100" },
+          { type: "message", user: "U061A5N1G", text: "hi Jon", ts: "1577872803.000100", reactions: [{ name: "+1", users: ["U061A1R2R"] }] },
+        ]),
+      },
+      { name: "DRS3PSLDK/2020-01-02.json", data: day([{ type: "message", user: "U064KUGRJ", text: "note to self", ts: "1577959200.000100" }]) },
+    ]);
+    const out = path.join(tmp, "dms-out");
+    await convertSlackExport(zip, out, { domain: "example.com", subdomain: "slack-dms" });
+    const realm = readJson(path.join(out, "realm.json"));
+    assert.deepEqual(realm.zerver_stream.map((s: any) => [s.name, s.deactivated]), [
+      ["random", true],
+      ["general", false],
+      ["general1", false],
+      ["sharedchannel", false],
+    ]);
+    const general = realm.zerver_stream.find((s: any) => s.name === "general");
+    assert.deepEqual(realm.zerver_defaultstream.map((d: any) => d.stream), [general.id]);
+    assert.equal(realm.zerver_huddle.length, 3);
+    assert.deepEqual(new Set(realm.zerver_recipient.map((r: any) => r.type)), new Set([1, 2, 3]));
+    assert.equal(realm.zerver_userprofile.find((u: any) => u.email === "bob@example.com").role, 600);
+    const { zerver_message: messages } = readJson(path.join(out, "messages-000001.json"));
+    assert.equal(messages.length, 5);
+    assert.ok(messages.filter((m: any) => !m.is_channel_message).every((m: any) => m.subject === ""));
+
+    await importZulipExport(srv.app, out, {});
+    const key = async (email: string) => {
+      const u = await srv.app.db.selectFrom("users").select(["delivery_email", "api_key"]).where("delivery_email", "=", email).executeTakeFirstOrThrow();
+      return apiFor("slack-dms", { email: u.delivery_email, apiKey: u.api_key });
+    };
+    const jane = await key("jane@example.com");
+    const seen = (await ok(jane.get("/messages", { anchor: "oldest", num_before: 0, num_after: 50 } as never))).messages as Record<string, any>[];
+    assert.deepEqual(
+      seen.map((m) => [m.type, m.sender_full_name, m.type === "stream" ? m.display_recipient : m.display_recipient.length]),
+      [
+        ["stream", "Jon", "general"],
+        ["private", "Jane", 3],
+        ["private", "Jon", 2],
+        ["private", "Jane", 2],
+      ],
+    );
+    assert.ok(seen[0].flags.includes("mentioned"));
+    assert.deepEqual(seen[3].reactions.map((r: any) => r.emoji_name), ["+1"]);
+    const bob = await key("bob@example.com");
+    const bobs = (await ok(bob.get("/messages", { anchor: "oldest", num_before: 0, num_after: 50, narrow: JSON.stringify([{ operator: "is", operand: "dm" }]) } as never))).messages as Record<string, any>[];
+    assert.deepEqual(bobs.map((m) => m.content), ["<p>group hello</p>", "<p>note to self</p>"]);
+  });
+});
+
 describe("hostile or wrong zips are refused before anything is written", () => {
   const refuse = async (entries: Parameters<typeof writeZip>[1], message: RegExp, limits = DEFAULT_ZIP_LIMITS) => {
     const zip = path.join(tmp, `bad-${Math.random().toString(36).slice(2)}.zip`);

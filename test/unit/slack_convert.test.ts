@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   SlackBotEmails,
+  renderBlocksAndAttachments,
   ThreadTopicNames,
   convertSlackReactions,
   convertSlackText,
@@ -205,4 +206,42 @@ test("threads: topics keep converted mentions, file links and formatting", { ski
   assert.equal(file[1].topic, file[0].topic);
   const formatted = await convertFixture("thread_with_text_formattings_in_topic_name.json");
   assert.equal(formatted[0].topic, "2019-01-10 **foo** *bar* ~~baz~~ [qux](https://chat.zulip.o…");
+});
+
+test("integration bots: blocks and attachments become Markdown; buttons and rich text are dropped", () => {
+  const markdown = renderBlocksAndAttachments({
+    blocks: [
+      { type: "header", text: { type: "plain_text", text: "Deploy" } },
+      { type: "section", text: { type: "mrkdwn", text: "*done*" }, fields: [{ type: "mrkdwn", text: "a|b" }, { type: "mrkdwn", text: "c\nd" }, { type: "mrkdwn", text: "e" }] },
+      { type: "divider" },
+      { type: "context", elements: [{ type: "image", image_url: "https://x.org/i.png", alt_text: "icon" }, { type: "mrkdwn", text: "by bot" }] },
+      { type: "actions", elements: [{ type: "button" }] },
+      { type: "rich_text", elements: [] },
+    ],
+    attachments: [{ title: "Build 7", title_link: "https://ci.example/7", text: "passed", fields: [{ title: "Branch", value: "main" }, { title: "Only title" }], footer: "CI", ts: 1700000000 }],
+  });
+  assert.equal(
+    markdown,
+    [
+      "## Deploy",
+      "*done*\n\n| | |\n|-|-|\n| a b | c d |\n| e |  |",
+      "----",
+      "[icon](https://x.org/i.png)\n\nby bot",
+      "## [Build 7](https://ci.example/7)\n\npassed\n\n*Branch*: main\n*Only title*\n\nCI\n\n<time:2023-11-14T22:13:20+00:00>",
+    ].join("\n"),
+  );
+});
+
+test("workspace: an integration's message is posted by a bot user made from its profile", async () => {
+  const ws = new SlackWorkspace("example.com", 1_700_000_000);
+  ws.addUsers([{ id: "U1", name: "ann", deleted: false, profile: { email: "ann@example.com" } }]);
+  ws.addChannels([{ id: "C1", name: "general", members: ["U1"] }], false);
+  const converted = await ws.convertMessage(
+    { type: "message", subtype: "bot_message", bot_id: "B77", text: "", ts: "1700000000.000100", bot_profile: { name: "ClickUp" }, attachments: [{ text: "Task done" }] },
+    { channel: "general" },
+    async () => true,
+  );
+  assert.equal(converted!.message.content, "Task done");
+  const bot = (ws.realm.zerver_userprofile as Record<string, unknown>[]).find((u) => u.id === converted!.message.sender)!;
+  assert.deepEqual([bot.full_name, bot.email, bot.is_bot, bot.bot_type, bot.is_mirror_dummy], ["ClickUp", "clickup-bot@example.com", true, 1, false]);
 });
