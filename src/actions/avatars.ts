@@ -78,6 +78,14 @@ export async function changeAvatarInTx(
   return row;
 }
 
+/** A user created with an uploaded avatar (a bot from POST /bots): source "U" at the first version, before anyone is told of them. */
+export async function storeNewUserAvatar(app: AppContext, tx: Tx, user: UserRow, images: AvatarImages): Promise<UserRow> {
+  await tx.updateTable("users").set({ avatar_source: AVATAR_FROM_USER }).where("id", "=", user.id).execute();
+  const keys = avatarStorageKeys(user.realm_id, user.id, user.avatar_version);
+  await Promise.all([app.files.put(keys.small, images.small), app.files.put(keys.medium, images.medium), app.files.put(keys.original, images.original)]);
+  return { ...user, avatar_source: AVATAR_FROM_USER };
+}
+
 /** POST /users/me/avatar, in Zulip's order of checks. */
 export async function doSetAvatar(app: AppContext, caller: Caller, files: UploadedFile[]): Promise<{ avatar_url: string }> {
   if (files.length !== 1) throw badRequest("You must upload exactly one avatar.");
@@ -116,7 +124,7 @@ async function changeRealmImage(app: AppContext, caller: Caller, kind: RealmImag
     if (image) await app.files.put(realmImageKey(realm.id, kind), image);
     events.send({
       realmId: realm.id,
-      event: { type: "realm", op: "update_dict", property: kind, data: realmImageData(updated, kind, app.config.externalUrl) },
+      event: { type: "realm", op: "update_dict", property: kind, data: realmImageData(updated, kind) },
       userIds: await activeRealmUserIds(tx, realm.id),
     });
     return updated;

@@ -5,7 +5,7 @@
 import type { AppContext } from "../context.js";
 import type { Caller } from "../http/auth.js";
 import type { Realm } from "../store/realms.js";
-import { changeAvatarInTx, prepareAvatar } from "./avatars.js";
+import { changeAvatarInTx, prepareAvatar, storeNewUserAvatar } from "./avatars.js";
 import type { UploadedFile } from "../files/multipart.js";
 import { runAction, type PendingEvents, type Tx } from "./run.js";
 import { adminRequired, badRequest, ownerRequired } from "../http/errors.js";
@@ -148,11 +148,16 @@ export interface CreateBotRequest {
   defaultSendingStream?: string;
   defaultEventsRegisterStream?: string;
   defaultAllPublicStreams?: boolean;
+  /** Files sent with the request: one is the bot's avatar. */
+  avatarFiles?: UploadedFile[];
 }
 
 /** POST /bots, with Zulip's checks in Zulip's order. */
 export async function doCreateBot(app: AppContext, caller: Caller, req: CreateBotRequest) {
   const { realm, user } = caller;
+  const files = req.avatarFiles ?? [];
+  if (files.length > 1) throw badRequest("You may only upload one file at a time");
+  const avatar = files.length === 1 ? await prepareAvatar(files) : null;
   return runAction(app, async (tx, events) => {
     const short = checkShortName(req.shortName);
     const serviceName = req.botType === BotType.INCOMING_WEBHOOK ? req.serviceName : req.serviceName || short;
@@ -169,7 +174,7 @@ export async function doCreateBot(app: AppContext, caller: Caller, req: CreateBo
     const config = Object.entries(req.configData);
     for (const [key, value] of config) checkConfigEntry(key, value);
 
-    const bot = await createUserInTx(tx, app, realm, {
+    let bot = await createUserInTx(tx, app, realm, {
       email,
       fullName,
       role: Role.MEMBER,
@@ -177,6 +182,7 @@ export async function doCreateBot(app: AppContext, caller: Caller, req: CreateBo
       botType: req.botType,
       botOwnerId: user.id,
     });
+    if (avatar) bot = await storeNewUserAvatar(app, tx, bot, avatar);
     if (sending || register || req.defaultAllPublicStreams) {
       await setBotDefaults(tx, bot.id, {
         default_sending_stream_id: sending?.id ?? null,

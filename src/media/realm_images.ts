@@ -52,18 +52,16 @@ export function realmImageUrl(realm: RealmLike, kind: RealmImageKind): string {
   return DEFAULT_LOGO;
 }
 
-/** The `data` of a realm update_dict event for the image (property `icon`, `logo` or `night_logo`), URLs absolute. */
-export function realmImageData(realm: RealmLike, kind: RealmImageKind, base: string): Record<string, string> {
-  return { [`${kind}_url`]: absolute(realmImageUrl(realm, kind), base), [`${kind}_source`]: realmImageSource(realm, kind) };
+/** The `data` of a realm update_dict event for the image (property `icon`, `logo` or `night_logo`). */
+export function realmImageData(realm: RealmLike, kind: RealmImageKind): Record<string, string> {
+  return { [`${kind}_url`]: realmImageUrl(realm, kind), [`${kind}_source`]: realmImageSource(realm, kind) };
 }
 
-const absolute = (url: string, base: string) => (url.startsWith("/") ? `${base}${url}` : url);
-
-/** The register fields of all three images. */
-export function realmImageState(realm: RealmLike, base: string): Record<string, string> {
+/** The register fields of all three images; URLs on this server are relative, as Zulip gives them. */
+export function realmImageState(realm: RealmLike): Record<string, string> {
   const state: Record<string, string> = {};
   for (const kind of ["icon", "logo", "night_logo"] as const) {
-    for (const [key, value] of Object.entries(realmImageData(realm, kind, base))) state[`realm_${key}`] = value;
+    for (const [key, value] of Object.entries(realmImageData(realm, kind))) state[`realm_${key}`] = value;
   }
   return state;
 }

@@ -47,7 +47,7 @@ export const botRoutes = [
       default_events_register_stream: P.string().optional(),
       default_all_public_streams: P.bool().optional(),
     },
-    handler: async ({ app, caller }, p) =>
+    handler: async ({ app, caller, request }, p) =>
       doCreateBot(app, caller, {
         fullName: p.full_name,
         shortName: p.short_name,
@@ -59,6 +59,7 @@ export const botRoutes = [
         defaultSendingStream: p.default_sending_stream,
         defaultEventsRegisterStream: p.default_events_register_stream,
         defaultAllPublicStreams: p.default_all_public_streams,
+        avatarFiles: filesOf(request),
       }),
   }),
 

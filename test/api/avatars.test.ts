@@ -194,6 +194,21 @@ describe("bots' avatars through PATCH /bots/{id}", () => {
   });
 });
 
+describe("a bot created with POST /bots and a file", () => {
+  test("starts with the uploaded avatar, announced with it", async () => {
+    const t = await freshRealm();
+    const q = await queue(t.owner, ["realm_bot"]);
+    const r = await send(t.member, "POST", "/bots", [png()], { full_name: "Pictured Bot", short_name: "pictured" });
+    expectSuccess(r);
+    assert.match(r.body.avatar_url, /^\/user_avatars\/\d+\/[0-9a-f]{40}\.png\?version=1$/);
+    assert.deepEqual(await row(r.body.user_id), { avatar_source: "U", avatar_version: 1 });
+    assert.equal((await imageAt(r.body.avatar_url)).width, 100);
+    const [added] = await events(t.owner, q);
+    assert.equal(added.bot.avatar_url, r.body.avatar_url);
+    expectError(await send(t.member, "POST", "/bots", [png(), png()], { full_name: "Two", short_name: "two" }), "You may only upload one file at a time");
+  });
+});
+
 describe("GET /avatar/{user_id_or_email}", () => {
   test("redirects to the current avatar (medium too), passing the query on; needs a user", async () => {
     const t = await freshRealm();
@@ -232,10 +247,10 @@ describe("organization icon and logos", () => {
 
     const state = (await api(t.member).post("/register", { fetch_event_types: ["realm"] })).body;
     assert.equal(state.realm_icon_source, "U");
-    assert.equal(state.realm_icon_url, `${srv.app.config.externalUrl}/user_avatars/${t.realm.id}/realm/icon.png?version=2`);
+    assert.equal(state.realm_icon_url, `/user_avatars/${t.realm.id}/realm/icon.png?version=2`);
     assert.equal(state.realm_logo_source, "U");
     assert.equal(state.realm_night_logo_source, "U");
-    assert.equal(state.realm_night_logo_url, `${srv.app.config.externalUrl}/user_avatars/${t.realm.id}/realm/night_logo.png?version=2`);
+    assert.equal(state.realm_night_logo_url, `/user_avatars/${t.realm.id}/realm/night_logo.png?version=2`);
 
     expectSuccess(await api(t.admin).delete("/realm/logo", { night: true }));
     const removed = await api(t.admin).delete("/realm/icon");

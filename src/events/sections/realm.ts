@@ -137,7 +137,7 @@ async function realmState(ctx: StateContext) {
     max_icon_file_size_mib: 5,
     max_logo_file_size_mib: 5,
     realm_upload_quota_mib: null,
-    ...realmImageState(realm, base),
+    ...realmImageState(realm),
     realm_url: base,
     realm_uri: base,
     realm_bot_domain: app.config.fakeEmailDomain,
