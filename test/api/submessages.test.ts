@@ -4,6 +4,7 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 import { Api, type ApiResponse } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { makeChannel, ok, refused, type MadeChannel } from "../helpers/channels.js";
+import { EventLog } from "../helpers/events.js";
 
 let srv: TestServer;
 let t: TestRealm;
@@ -240,6 +241,21 @@ describe("who may post a submessage, and to which message", () => {
     for (const [u, queue] of queues) {
       assert.deepEqual((await eventsOf(u, queue)).filter((e) => e.type === "submessage"), [], u.email);
     }
+  });
+
+  test("the event goes to exactly the message's readers: its copies' holders, and subscribers of a channel with public history", async () => {
+    const sorted = (us: TestUser[]) => us.map((u) => u.id).sort((a, b) => a - b);
+    const c = await makeChannel(srv, t, { subscribers: [t.member, t.guest] });
+    const inChannel = await send(t.member, c, "/poll Q\nA");
+    await ok(api(t.owner).post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: c.name }]), principals: JSON.stringify([t.member2.id]) }));
+    const dm = (await ok(api(t.member).post("/messages", { type: "direct", to: JSON.stringify([t.member2.id]), content: "/todo Us" }))).id;
+    const log = new EventLog(srv);
+    await ok(post(t.guest, inChannel, { type: "vote", key: "canned,0", vote: 1 }));
+    await ok(post(t.member2, dm, { type: "strike", key: "0,canned" }));
+    const [channelVote, dmStrike] = log.stop();
+    // member2 joined after the message: no copy, but the channel's history is theirs to read.
+    assert.deepEqual(channelVote.userIds, sorted([t.owner, t.member, t.guest, t.member2]));
+    assert.deepEqual(dmStrike.userIds, sorted([t.member, t.member2]));
   });
 
   test("a message without a widget takes no submessage, even from its sender", async () => {
