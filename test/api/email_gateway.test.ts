@@ -4,7 +4,7 @@
  */
 import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
-import nodemailer from "nodemailer";
+import nodemailer, { type SendMailOptions } from "nodemailer";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { Api } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
@@ -23,7 +23,7 @@ let otherChannelId: number;
 
 const api = (u: TestUser) => new Api(srv.url, u);
 
-type Mail = nodemailer.SendMailOptions;
+type Mail = SendMailOptions;
 
 /** Sends one mail over SMTP; resolves with the server's answer, or the refusal it sent. */
 async function send(server: TestServer, mail: Mail): Promise<{ accepted: boolean; response: string }> {
