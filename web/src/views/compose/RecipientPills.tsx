@@ -7,7 +7,7 @@
 import "./compose.css";
 import { useState } from "preact/hooks";
 import { findUser, model, userName, type User } from "../../model";
-import { AvatarImage } from "../people/Avatar";
+import { AvatarImage } from "../../components/Avatar";
 import { visibleEmail } from "../people/card";
 import { matchRecipients, splitTyped } from "./recipients";
 

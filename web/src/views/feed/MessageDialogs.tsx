@@ -9,7 +9,7 @@ import { useAction } from "../../components/Popover";
 import { Rendered } from "../../components/Rendered";
 import { useFetched } from "../../components/useFetched";
 import { fullTime } from "../../time";
-import { AvatarImage } from "../people/Avatar";
+import { AvatarImage } from "../../components/Avatar";
 import { byName } from "../people/card";
 
 function Loading({ error }: { error: string }) {

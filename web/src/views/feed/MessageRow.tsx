@@ -10,7 +10,7 @@ import { MessageMenu } from "./MessageMenu";
 import { canEditContent } from "../../permissions";
 import { useFetched } from "../../components/useFetched";
 import { fullTime, timeOfDay } from "../../time";
-import { AvatarImage } from "../people/Avatar";
+import { AvatarImage } from "../../components/Avatar";
 import { UserCard, useUserCard } from "../people/UserCard";
 import { meMessageHtml } from "../../state/feed";
 import { WidgetOr } from "../widgets/Widget";
@@ -106,11 +106,18 @@ interface RowProps {
  * Worked out here, outside the memo, so that leaving the narrow reaches every row.
  */
 export function MessageRow(props: RowProps) {
-  return <Row {...props} reading={!keepsUnread(model.narrow)} twentyFour={model.settings.twenty_four_hour_time} />;
+  return (
+    <Row
+      {...props}
+      reading={!keepsUnread(model.narrow)}
+      twentyFour={model.settings.twenty_four_hour_time}
+      avatar={model.users.get(props.m.sender_id)?.avatar_url}
+    />
+  );
 }
 
-/** `twentyFour`, the setting, is a prop so that changing it reaches rows the memo would keep. */
-const Row = memo(function Row({ m, showSender, selected, unread, reading, twentyFour }: RowProps & { reading: boolean; twentyFour: unknown }) {
+/** `twentyFour`, the setting, and `avatar`, the sender's, are props so that changing them reaches rows the memo would keep. */
+const Row = memo(function Row({ m, showSender, selected, unread, reading, twentyFour }: RowProps & { reading: boolean; twentyFour: unknown; avatar: unknown }) {
   const [editing, setEditing] = useState(false);
   const [picking, setPicking] = useState(false);
   const cards = useUserCard();

@@ -7,6 +7,7 @@ import { model } from "../../model";
 import { go } from "../../navigate";
 import { presenceState } from "./card";
 import { UserCard, useUserCard } from "./UserCard";
+import { Avatar } from "../../components/Avatar";
 
 export const presenceOf = (userId: number) => presenceState(model.presence.get(userId), Date.now() / 1000);
 
@@ -33,6 +34,7 @@ export function People() {
           return (
             <li key={u.user_id}>
               <button type="button" onClick={() => go([{ operator: "dm", operand: [u.user_id] }])} title={`${u.full_name} (${p})`}>
+                <Avatar userId={u.user_id} name={u.full_name} class="people-avatar" />
                 <span class={`presence ${p}`} role="img" aria-label={p} />
                 <span class="name">{u.full_name}</span>
                 {status && <span class="status">{status}</span>}

@@ -12,7 +12,7 @@ import { codeToChar } from "../../emoji";
 import { go } from "../../navigate";
 import { openCompose } from "../compose/Compose";
 import { MenuItem, MenuSeparator, Popover } from "../../components/Popover";
-import { AvatarImage } from "./Avatar";
+import { AvatarImage } from "../../components/Avatar";
 import { lastActive, localTime, presenceState, roleLine, visibleEmail, type CardUser } from "./card";
 
 interface Status {

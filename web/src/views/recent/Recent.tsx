@@ -10,6 +10,7 @@ import { conversationHash } from "../../navigate";
 import { dateOnly } from "../../time";
 import { filterRecent, recentConversations, timeAgo, type RecentConversation, type RecentFilter } from "../../state/recent";
 import { moveFocusInList } from "../../components/listKeys";
+import { AvatarImage } from "../../components/Avatar";
 import "../inbox/inbox.css";
 import "./recent.css";
 
@@ -19,7 +20,7 @@ function Participants({ ids }: { ids: number[] }) {
     <span class="participants" aria-label={`Participants: ${ids.map(userName).join(", ")}`}>
       {shown.map((id) => (
         <span key={id} class="participant" title={userName(id)} aria-hidden="true">
-          {userName(id).slice(0, 1)}
+          <AvatarImage userId={id} name={userName(id)} />
         </span>
       ))}
       {ids.length > shown.length && <span class="participant more">+{ids.length - shown.length}</span>}

@@ -5,7 +5,8 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, type Params } from "../../api";
-import { findUser, isAdmin, model, type Stream, userName } from "../../model";
+import { findUser, isAdmin, model, type Stream, useModel, userName } from "../../model";
+import { Avatar, ImageUpload, localImage } from "../../components/Avatar";
 import { Bots } from "./Bots";
 import { DefaultChannels } from "./DefaultChannels";
 import { Field, ROLES, useResult } from "./form";
@@ -26,6 +27,23 @@ function Toggle({ name, label }: { name: string; label: string }) {
   );
 }
 
+/** One's profile picture: uploaded ones can be removed (back to the initial); administrators may change theirs even when the organization forbids it. */
+function ProfilePicture() {
+  useModel();
+  const me = model.users.get(model.me.user_id);
+  const locked = model.realmSettings.realm_avatar_changes_disabled === true && !isAdmin();
+  return (
+    <ImageUpload
+      label="Upload new profile picture"
+      preview={<Avatar userId={model.me.user_id} name={model.me.full_name} class="settings-avatar" />}
+      upload="/users/me/avatar"
+      remove="/users/me/avatar"
+      removable={localImage(me?.avatar_url)}
+      disabled={locked ? "Avatar changes are disabled in this organization." : undefined}
+    />
+  );
+}
+
 function Profile() {
   const [name, setName] = useState(model.me.full_name);
   const [status, setStatus] = useState(model.userStatus.get(model.me.user_id)?.status_text ?? "");
@@ -33,6 +51,7 @@ function Profile() {
   const statusSaved = useResult();
   return (
     <>
+      <ProfilePicture />
       <form onSubmit={(e) => (e.preventDefault(), void saved.run(() => api("PATCH", "/settings", { full_name: name })))}>
         <Field id="set-full-name" label="Full name">
           <input id="set-full-name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
@@ -426,6 +445,31 @@ const Playgrounds = () => (
   />
 );
 
+/** The organization's icon and its day and night logos, as register and the realm events give them. */
+function OrganizationImages() {
+  useModel();
+  const r = model.realmSettings;
+  // Only uploaded images are this server's; the defaults are Gravatar's and Zulip's.
+  const image = (kind: string, alt: string) =>
+    r[`realm_${kind}_source`] === "U" && localImage(String(r[`realm_${kind}_url`])) ? <img src={String(r[`realm_${kind}_url`])} alt={alt} /> : <span class="note">Default</span>;
+  return (
+    <>
+      <h3>Organization icon</h3>
+      <ImageUpload label="Upload icon" preview={image("icon", "Organization icon")} upload="/realm/icon" remove="/realm/icon" removable={r.realm_icon_source === "U"} />
+      <h3>Organization logo</h3>
+      <ImageUpload label="Upload logo" preview={image("logo", "Organization logo")} upload="/realm/logo" remove="/realm/logo" removable={r.realm_logo_source === "U"} />
+      <h3>Logo for the dark theme</h3>
+      <ImageUpload
+        label="Upload dark theme logo"
+        preview={image("night_logo", "Organization logo for the dark theme")}
+        upload="/realm/logo?night=true"
+        remove="/realm/logo?night=true"
+        removable={r.realm_night_logo_source === "U"}
+      />
+    </>
+  );
+}
+
 function WelcomeBot() {
   const [text, setText] = useState(String(model.realmSettings.realm_welcome_message_custom_text ?? ""));
   const { run, view } = useResult();
@@ -449,6 +493,7 @@ const TABS: Tab[] = [
   { id: "notifications", label: "Notifications", view: Notifications },
   { id: "display", label: "Display", view: Display },
   { id: "bots", label: "Bots", view: Bots },
+  { id: "organization-profile", label: "Organization profile", admin: true, view: OrganizationImages },
   { id: "channels", label: "Channels", admin: true, view: ChannelAdmin },
   { id: "users", label: "Users", admin: true, view: UserAdmin },
   { id: "invitations", label: "Invitations", admin: true, view: Invitations },
