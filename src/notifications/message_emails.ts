@@ -42,6 +42,8 @@ import { baseUrl, unsubscribeUrl } from "./unsubscribe.js";
 
 /** Users whose batches one pass takes at a time. */
 const USERS_PER_PASS = 20;
+/** Pending rows written per statement. */
+const INSERT_CHUNK = 500;
 /** Zulip's sender name for notification emails. */
 const FROM_NAME = "Zulip notifications";
 
@@ -185,7 +187,8 @@ export async function queueMessageEmails(
     rows.push({ user_id: userId, message_id: message.id, trigger, scheduled_at: batchDueAt(pendingDue.get(userId), now, period) });
   }
   if (!rows.length) return;
-  await tx.insertInto("message_email_notifications").values(rows).execute();
+  // A wildcard mention in a large channel is many rows: chunks stay under the databases' bound-value limits.
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await tx.insertInto("message_email_notifications").values(rows.slice(i, i + INSERT_CHUNK)).execute();
   events.afterCommit(() => listeners.get(app)?.forEach((fn) => fn()));
 }
 

@@ -184,6 +184,45 @@ describe("message notification emails", () => {
     });
   });
 
+  test("alert words and group mentions count as mentions; a personal mention reaches a muted channel", async () => {
+    await withMail(async (c) => {
+      const { owner, admin, member, member2 } = c.r;
+      const streamId = await channel(c, [owner, admin, member, member2]);
+      await ok(c.api(member).post("/users/me/alert_words", { alert_words: JSON.stringify(["pizza"]) }));
+      await ok(c.api(member2).post("/users/me/subscriptions/properties", {
+        subscription_data: JSON.stringify([{ stream_id: streamId, property: "is_muted", value: true }]),
+      }));
+      await ok(c.api(owner).post("/user_groups/create", { name: "crew", description: "", members: JSON.stringify([admin.id]) }));
+      await toChannel(c, owner, "food", "Who wants pizza?");
+      await toChannel(c, owner, "ping", `@**${member2.fullName}** and @*crew*`);
+      const mails = await pass(c, BATCH);
+      assert.deepEqual(mails.map((m) => `${toAddress(m)} ${m.subject}`).sort(), [
+        `${admin.email} #mailroom > ping`,
+        `${member.email} #mailroom > food`,
+        `${member2.email} #mailroom > ping`,
+      ].sort());
+    });
+  });
+
+  test("pending notifications survive a restart and go out once", async () => {
+    const smtp = await TestSmtpServer.start();
+    const time = new ManualTime(START);
+    let srv = await startTestServer({ smtpUrl: smtp.url }, { clock: time, timers: time });
+    try {
+      const r = await createTestRealm(srv.app);
+      const c: Ctx = { srv, r, smtp, time, api: (u) => new Api(srv.url, u) };
+      await dm(c, r.owner, [r.member], "before the restart");
+      srv = await srv.restart({ clock: time, timers: time });
+      const after: Ctx = { ...c, srv };
+      const mails = await pass(after, BATCH);
+      assert.deepEqual(mails.map(toAddress), [r.member.email]);
+      assert.equal((await pass(after, BATCH)).length, 1);
+    } finally {
+      await srv.close();
+      await smtp.stop();
+    }
+  });
+
   test("content and organization name settings shape the email", async () => {
     await withMail(async (c) => {
       const { owner, member, member2 } = c.r;
