@@ -4,7 +4,7 @@
  * every reader's copy shows the same thing.
  */
 import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { api } from "../../api";
 import { model, userName, type Message } from "../../model";
 import {
@@ -24,6 +24,8 @@ import {
 import "./widgets.css";
 
 type Send = (data: Record<string, unknown>) => Promise<void>;
+/** The index for the next option or task the reader adds. */
+type NextIdx = () => number;
 
 function sender(m: Message, setError: (e: string) => void): Send {
   return async (data) => {
@@ -100,7 +102,7 @@ function AddForm({ fields, button, taken, add }: { fields: string[]; button: str
   );
 }
 
-function Poll({ m, poll, send }: { m: Message; poll: PollState; send: Send }) {
+function Poll({ m, poll, send, idx }: { m: Message; poll: PollState; send: Send; idx: NextIdx }) {
   const me = model.me.user_id;
   return (
     <>
@@ -129,12 +131,12 @@ function Poll({ m, poll, send }: { m: Message; poll: PollState; send: Send }) {
           );
         })}
       </ul>
-      <AddForm fields={["New option"]} button="Add option" taken={(n) => nameTaken(poll, n)} add={([option]) => void send(newOptionData(option, nextIdx(m.submessages ?? [], me)))} />
+      <AddForm fields={["New option"]} button="Add option" taken={(n) => nameTaken(poll, n)} add={([option]) => void send(newOptionData(option, idx()))} />
     </>
   );
 }
 
-function Todo({ m, todo, send }: { m: Message; todo: TodoState; send: Send }) {
+function Todo({ m, todo, send, idx }: { m: Message; todo: TodoState; send: Send; idx: NextIdx }) {
   const me = model.me.user_id;
   return (
     <>
@@ -156,7 +158,7 @@ function Todo({ m, todo, send }: { m: Message; todo: TodoState; send: Send }) {
         fields={["New task", "Description"]}
         button="Add task"
         taken={(n) => nameTaken(todo, n)}
-        add={([task, desc]) => void send(newTaskData(task, desc, nextIdx(m.submessages ?? [], me)))}
+        add={([task, desc]) => void send(newTaskData(task, desc, idx()))}
       />
     </>
   );
@@ -165,12 +167,15 @@ function Todo({ m, todo, send }: { m: Message; todo: TodoState; send: Send }) {
 /** The message's widget, or `children` (its text) when it has none. */
 export function WidgetOr({ m, children }: { m: Message; children: ComponentChildren }) {
   const [error, setError] = useState("");
+  // Two additions sent before the first comes back as an event must not share an index.
+  const lastIdx = useRef(0);
   const state = m.submessages?.length ? widgetState(m.sender_id, m.submessages as Submessage[]) : null;
   if (!state) return <>{children}</>;
   const send = sender(m, setError);
+  const idx = () => (lastIdx.current = Math.max(lastIdx.current + 1, nextIdx(m.submessages ?? [], model.me.user_id)));
   return (
     <section class={`widget widget-${state.kind}`} aria-label={state.kind === "poll" ? "Poll" : "To-do list"}>
-      {state.kind === "poll" ? <Poll m={m} poll={state} send={send} /> : <Todo m={m} todo={state} send={send} />}
+      {state.kind === "poll" ? <Poll m={m} poll={state} send={send} idx={idx} /> : <Todo m={m} todo={state} send={send} idx={idx} />}
       {error && (
         <p class="error" role="alert">
           {error}
