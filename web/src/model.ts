@@ -386,7 +386,8 @@ export function applyEvent(e: Record<string, any>): void {
         if (next) {
           if (id === e.message_id && e.rendered_content !== undefined) {
             next.content = e.rendered_content;
-            next.last_edit_timestamp = e.edit_timestamp;
+            // A re-render by the server (thumbnails, link previews) is no edit.
+            if (!e.rendering_only) next.last_edit_timestamp = e.edit_timestamp;
             if (e.is_me_message !== undefined) next.is_me_message = e.is_me_message;
           }
           if (e.subject !== undefined) next.subject = e.subject;

@@ -14,6 +14,7 @@ import { AvatarImage } from "../../components/Avatar";
 import { UserCard, useUserCard } from "../people/UserCard";
 import { meMessageHtml } from "../../state/feed";
 import { WidgetOr } from "../widgets/Widget";
+import { lightboxClick } from "../lightbox/Lightbox";
 
 function ReactionButton({ m, group }: { m: Message; group: Reaction[] }) {
   const r = group[0];
@@ -150,7 +151,7 @@ const Row = memo(function Row({ m, showSender, selected, unread, reading, twenty
       ) : (
         <div class="avatar-space" />
       )}
-      <div class="body">
+      <div class="body" onClick={lightboxClick}>
         {showSender && (
           <button type="button" class="sender" aria-haspopup="menu" aria-expanded={!!cards.card} onClick={(e) => cards.toggle(m.sender_id, e.currentTarget)}>
             {m.sender_full_name}
