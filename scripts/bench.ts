@@ -11,6 +11,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   web: () => import("./bench/web.js"),
   cluster: () => import("./bench/cluster.js"),
   idle: () => import("./bench/idle.js"),
+  thumbnails: () => import("./bench/thumbnails.js"),
 };
 
 const [name, ...args] = process.argv.slice(2);
