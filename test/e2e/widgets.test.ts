@@ -1,7 +1,8 @@
 /**
  * Polls and to-do lists in Chromium: a vote in one reader's browser shows up in another's, an
- * option added appears for both, a task checked off and the author's new title reach the other
- * reader. Screenshots at a desktop's and a phone's size, light and dark.
+ * option added and the author's new question appear for both, a task checked off and the
+ * author's new title reach the other reader. Screenshots at a desktop's and a phone's size,
+ * light and dark.
  */
 import { describe } from "node:test";
 import type { Page } from "playwright-core";
@@ -37,8 +38,8 @@ async function shots(page: Page, name: string) {
 const votes = (page: Page, option: string) => page.locator(".poll-options li", { hasText: option }).locator(".poll-vote").innerText();
 
 describe("polls and to-do lists in Chromium", () => {
-  scenario("a vote and a new option in one browser show in the other; a second click takes the vote back", async () => {
-    await send("iago@zulip.com", "Verona", "lunch", "/poll Where should we have lunch?\nPizza\n- Salad");
+  scenario("a vote and a new option in one browser show in the other; a second click takes the vote back; the author rewords the question", async () => {
+    await send("hamlet@zulip.com", "Verona", "lunch", "/poll Where should we have lunch?\nPizza\n- Salad");
     const hamlet = await openTopic("hamlet@zulip.com", "lunch");
     const othello = await openTopic("othello@zulip.com", "lunch");
     await hamlet.locator(".widget-poll h4", { hasText: "Where should we have lunch?" }).waitFor();
@@ -58,6 +59,12 @@ describe("polls and to-do lists in Chromium", () => {
     await eventually("Hamlet's vote taken back reaches Othello", () => votes(othello, "Pizza"), "0");
     await othello.getByRole("button", { name: "Salad: 0 votes" }).click();
     await eventually("Hamlet sees Othello's vote", () => votes(hamlet, "Salad"), "1");
+
+    await eventually("only the author is offered to edit the question", () => othello.getByRole("button", { name: "Edit question" }).count(), 0);
+    await hamlet.getByRole("button", { name: "Edit question" }).click();
+    await hamlet.getByLabel("question").fill("Where should we have dinner?");
+    await hamlet.getByRole("button", { name: "Save" }).click();
+    await othello.locator(".widget-poll h4", { hasText: "Where should we have dinner?" }).waitFor();
     await shots(hamlet, "widgets-poll");
   });
 
