@@ -282,6 +282,8 @@ async function rerenderLinkingMessages(
     .select(["m.id", "m.content", "m.rendered_content"])
     .where("am.attachment_id", "=", row.attachment_id)
     .orderBy("m.id")
+    // Two images of one message may finish at once: each rewrites the HTML the other last wrote.
+    .$if(app.dialect === "postgres", (q) => q.forUpdate("m"))
     .execute();
   for (const message of messages) {
     const html = rewrite(message.rendered_content);
