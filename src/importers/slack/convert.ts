@@ -176,6 +176,7 @@ export function convertMailtoFormat(text: string): { text: string; hasLink: bool
 }
 
 const USER_MENTION = /<@([a-zA-Z0-9]+)(\|)?([a-zA-Z0-9]+)?>/g;
+const FIRST_USER_MENTION = new RegExp(USER_MENTION.source);
 
 export interface SlackTextContext {
   /** Slack users by id, for mention names. */
@@ -204,7 +205,8 @@ export function convertSlackText(text: string, ctx: SlackTextContext): { content
   s = s
     .split(" ")
     .map((token) => {
-      const first = new RegExp(USER_MENTION.source).exec(token);
+      if (!token.includes("<@")) return token;
+      const first = FIRST_USER_MENTION.exec(token);
       if (!first) return token;
       const mention = mentionFor(first[1], first[3], ctx);
       if (mention === undefined) return token;

@@ -95,6 +95,7 @@ export class SlackWorkspace {
   private readonly idsByEmail = new Map<string, number>();
   private readonly personalRecipient = new Map<number, number>();
   private readonly subscribers = new Map<number, Set<number>>();
+  private readonly sortedCache = new Map<number, number[]>();
   // Ids start at 1 (Zulip's converter starts at 0): the importer may keep them, and 0 is no id.
   private nextUserId = 2;
   private primaryOwnerTaken = false;
@@ -274,6 +275,16 @@ export class SlackWorkspace {
     }
   }
 
+  /** A recipient's subscribers in id order, kept until the set grows (a late mirror dummy). */
+  private sortedSubscribers(recipientId: number): number[] {
+    let sorted = this.sortedCache.get(recipientId);
+    if (!sorted || sorted.length !== (this.subscribers.get(recipientId)?.size ?? 0)) {
+      sorted = [...(this.subscribers.get(recipientId) ?? [])].sort((x, y) => x - y);
+      this.sortedCache.set(recipientId, sorted);
+    }
+    return sorted;
+  }
+
   private memberIds(members: string[] | undefined): number[] {
     return (members ?? []).map((m) => this.ensureUser(m));
   }
@@ -428,7 +439,7 @@ export class SlackWorkspace {
     const userMessages: Row[] = [];
     const receivers = [recipientId, ...(senderRecipientId !== undefined && senderRecipientId !== recipientId ? [senderRecipientId] : [])];
     for (const r of receivers) {
-      for (const userId of [...(this.subscribers.get(r) ?? [])].sort((x, y) => x - y)) {
+      for (const userId of this.sortedSubscribers(r)) {
         userMessages.push({
           id: this.nextUserMessageId++,
           user_profile: userId,
