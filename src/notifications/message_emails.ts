@@ -42,6 +42,8 @@ import { baseUrl, unsubscribeUrl } from "./unsubscribe.js";
 
 /** Users whose batches one pass takes at a time. */
 const USERS_PER_PASS = 20;
+/** How long a batch that failed waits before it is tried again. */
+const RETRY_SECONDS = 300;
 /** Pending rows written per statement. */
 const INSERT_CHUNK = 500;
 /** Zulip's sender name for notification emails. */
@@ -231,7 +233,17 @@ export async function sendDueMessageEmails(app: AppContext): Promise<number> {
       .execute();
     if (!users.length) return taken;
     for (const { user_id } of users) {
-      await runAction(app, (tx, events) => emailBatch(app, tx, events, user_id));
+      try {
+        await runAction(app, (tx, events) => emailBatch(app, tx, events, user_id));
+      } catch (err) {
+        // The batch stays, later, so one user's failure neither loops this pass nor holds up the others.
+        app.log.error({ err, user_id }, "message emails: batch failed; will retry");
+        await app.db
+          .updateTable("message_email_notifications")
+          .set({ scheduled_at: app.clock.now() + RETRY_SECONDS })
+          .where("user_id", "=", user_id)
+          .execute();
+      }
       taken += 1;
     }
   }
@@ -292,7 +304,8 @@ async function emailBatch(app: AppContext, tx: Tx, events: PendingEvents, userId
     let heading: string;
     let narrowUrl: string;
     if (first.streamId !== null) {
-      const channel = await tx.selectFrom("streams").select("name").where("id", "=", first.streamId).executeTakeFirstOrThrow();
+      const channel = await tx.selectFrom("streams").select("name").where("id", "=", first.streamId).executeTakeFirst();
+      if (!channel) continue;
       conversation = { kind: "channel", channelName: channel.name, topic: first.topic };
       heading = `#${channel.name} > ${first.topic}`;
       narrowUrl = messageUrl(base, { id: first.id, channel: { id: first.streamId, name: channel.name, topic: first.topic } }).replace(/\/near\/\d+$/, "");
