@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import * as tar from "tar";
+import sharp from "sharp";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { Api, type Credentials } from "../helpers/client.js";
 import { ok } from "../helpers/channels.js";
@@ -64,6 +65,24 @@ function apiFor(stringId: string, c: Credentials) {
 before(async () => {
   srv = await startTestServer();
   fixture = writeZulipExport(tmp, { messages: 2500 });
+  // The owner has an uploaded avatar: a real image, as Zulip keeps the original.
+  const realmFile = path.join(fixture.dir, "realm.json");
+  const data = JSON.parse(fs.readFileSync(realmFile, "utf8"));
+  data.zerver_userprofile.find((u: any) => u.id === fixture.userIds.owner).avatar_source = "U";
+  data.zerver_userprofile.find((u: any) => u.id === fixture.userIds.owner).avatar_version = 3;
+  fs.writeFileSync(realmFile, JSON.stringify(data));
+  const avatar = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#3366ff" } }).png().toBuffer();
+  fs.mkdirSync(path.join(fixture.dir, "avatars", "2"), { recursive: true });
+  fs.writeFileSync(path.join(fixture.dir, "avatars", "2", "0123456789abcdef0123456789abcdef01234567.original"), avatar);
+  fs.writeFileSync(
+    path.join(fixture.dir, "avatars", "records.json"),
+    JSON.stringify([{ realm_id: 2, user_profile_id: fixture.userIds.owner, user_profile_email: "owner@example.com", avatar_version: 3, path: "2/0123456789abcdef0123456789abcdef01234567.original", s3_path: "2/0123456789abcdef0123456789abcdef01234567.original", size: avatar.length }]),
+  );
+  // A row naming a file outside the export is not read.
+  const attachmentFile = path.join(fixture.dir, "attachment.json");
+  const attachments = JSON.parse(fs.readFileSync(attachmentFile, "utf8"));
+  attachments.zerver_attachment.push({ ...attachments.zerver_attachment[0], id: 78, path_id: "../../../../etc/hostname", messages: [fixture.messageIds[5]] });
+  fs.writeFileSync(attachmentFile, JSON.stringify(attachments));
   tarball = path.join(tmp, "export.tar.gz");
   await tar.create({ gzip: true, file: tarball, cwd: tmp, portable: true }, [path.basename(fixture.dir)]);
 });
@@ -91,6 +110,12 @@ describe("import zulip", () => {
     assert.equal((byId.get(fixture.userIds.guest) as any).role, 600);
     assert.equal((byId.get(fixture.userIds.bot) as any).is_bot, true);
     assert.equal((byId.get(fixture.userIds.bot) as any).bot_owner_id, fixture.userIds.owner);
+    const ownerAvatar = (byId.get(fixture.userIds.owner) as any).avatar_url as string;
+    assert.match(ownerAvatar, /\/user_avatars\/2\/[0-9a-f]{40}\.png\?version=3$/);
+    const avatarRes = await fetch(new URL(ownerAvatar, srv.url), { headers: { host: `zulipdev.${new URL(srv.app.config.externalUrl).host}` } });
+    assert.equal(avatarRes.status, 200);
+    assert.equal((await sharp(Buffer.from(await avatarRes.arrayBuffer())).metadata()).width, 100);
+    assert.equal(summary.counts.attachments, 1);
     const { members: all } = await ok(api.get("/users", { include_deactivated_users: true } as never));
     assert.equal(all.find((m: any) => m.user_id === fixture.userIds.deactivated)?.is_active, false);
 
@@ -167,6 +192,10 @@ describe("import zulip", () => {
 
     test("a string id that already exists", async () => {
       await refusedWith(tarball, /organization with string id 'zulipdev' already exists/);
+    });
+
+    test("a string id Zulip wouldn't accept as a subdomain", async () => {
+      await refusedWith(fixture.dir, /'Bad_Id' can't be a string id/, "Bad_Id");
     });
 
     test("a truncated tarball", async () => {

@@ -19,6 +19,7 @@ import { REALM_TOPICS_POLICIES } from "../../domain/realm_settings.js";
 import { USER_GROUP_SETTINGS } from "../../domain/group_setting_value.js";
 import { uploadStorageKey } from "../../actions/uploads.js";
 import { emojiStorageKey } from "../../domain/custom_emoji.js";
+import { AVATAR_FROM_USER, avatarStorageKeys } from "../../media/avatars.js";
 import { CHANNEL_TOPICS_POLICIES, EXPORTED_ZULIP_VERSION, confabFlagsToZulip } from "../../importers/zulip/format.js";
 import { CHANNEL_GROUP_SETTINGS } from "../../store/schema.js";
 
@@ -156,8 +157,8 @@ export async function exportZulipFormat(app: AppContext, realm: Realm, outputFil
         presence_enabled: flag(u.presence_enabled),
         email_address_visibility: p.email_address_visibility ?? 1,
         allow_private_data_export: p.allow_private_data_export === true,
-        avatar_source: "G",
-        avatar_version: 1,
+        avatar_source: u.avatar_source,
+        avatar_version: u.avatar_version,
         is_mirror_dummy: false,
         long_term_idle: false,
         tos_version: null,
@@ -332,6 +333,19 @@ export async function exportZulipFormat(app: AppContext, realm: Realm, outputFil
       emojiRecords.push({ realm_id: realmId, author: e.author_id, path: rel, s3_path: rel, file_name: e.file_name, name: e.name, deactivated: flag(e.deactivated) });
     }
 
+    // Uploaded avatars: the original image, named as Zulip names it (a hash of id and version).
+    const avatarRecords: Row[] = [];
+    for (const u of humans) {
+      if (u.avatar_source !== AVATAR_FROM_USER) continue;
+      const stored = await app.files.get(avatarStorageKeys(realmId, u.id, u.avatar_version).original);
+      if (!stored) continue;
+      const rel = `${realmId}/${createHash("sha256").update(`${u.id}:${u.avatar_version}:${realmRow.string_id}`).digest("hex").slice(0, 40)}.original`;
+      const dest = path.join(dir, "avatars", rel);
+      fs.mkdirSync(path.dirname(dest), { recursive: true });
+      await writeStored(stored, dest);
+      avatarRecords.push({ realm_id: realmId, user_profile_id: u.id, user_profile_email: u.email, avatar_version: u.avatar_version, s3_path: rel, path: rel, size: stored.size, last_modified: u.date_joined, content_type: null });
+    }
+
     const realmJson: Row = {
       zerver_realm: [zrealm],
       zerver_realmauthenticationmethod: [],
@@ -386,7 +400,7 @@ export async function exportZulipFormat(app: AppContext, realm: Realm, outputFil
     fs.mkdirSync(path.join(dir, "uploads"), { recursive: true });
     json(path.join(dir, "uploads", "records.json"), uploadRecords.sort((a, b) => String(a.path).localeCompare(String(b.path))));
     fs.mkdirSync(path.join(dir, "avatars"), { recursive: true });
-    json(path.join(dir, "avatars", "records.json"), []);
+    json(path.join(dir, "avatars", "records.json"), avatarRecords);
     fs.mkdirSync(path.join(dir, "emoji"), { recursive: true });
     json(path.join(dir, "emoji", "records.json"), emojiRecords);
     fs.mkdirSync(path.join(dir, "realm_icons"), { recursive: true });

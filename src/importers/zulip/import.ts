@@ -33,6 +33,7 @@ import { sqliteConnectionOf } from "../../store/db.js";
 import { insertRows, resetIdSequences } from "../../store/realm_tables.js";
 import { topicKey } from "../../domain/topics.js";
 import { emojiStorageKey } from "../../domain/custom_emoji.js";
+import { AVATAR_FROM_USER, avatarStorageKeys, makeAvatarImages } from "../../media/avatars.js";
 import { uploadStorageKey } from "../../actions/uploads.js";
 import { generateApiKey } from "../../security/credentials.js";
 import { renderMarkdown } from "../../markdown/render.js";
@@ -87,6 +88,12 @@ function readJson(file: string, maxBytes: number): Row {
   } catch (err) {
     throw new ZulipImportError(`${path.basename(file)} is not valid JSON (${(err as Error).message}).`);
   }
+}
+
+/** A file the export's rows name, or null when the name would leave the export's directory. */
+function exportFile(dir: string, ...parts: string[]): string | null {
+  const full = path.resolve(dir, ...parts);
+  return full.startsWith(path.resolve(dir) + path.sep) && fs.existsSync(full) && fs.statSync(full).isFile() ? full : null;
 }
 
 const table = (data: Row, name: string): Row[] => (Array.isArray(data[name]) ? (data[name] as Row[]) : []);
@@ -149,6 +156,33 @@ async function bulkInsert(tx: Tx, name: string, columns: readonly string[], rows
   for (const row of rows) insert.run(columns.map((c) => row[c] ?? null));
 }
 
+/** A file's message copies: on PostgreSQL one statement over three arrays, on SQLite insertMessageCopies' prepared rows. */
+async function insertCopies(tx: Tx, copies: Map<number, Map<number, number>>, offset: number): Promise<number> {
+  let n = 0;
+  if (sqliteConnectionOf(tx)) {
+    for (const [messageId, flagsByUser] of copies) {
+      await insertMessageCopies(tx, messageId + offset, flagsByUser);
+      n += flagsByUser.size;
+    }
+    return n;
+  }
+  const users: number[] = [];
+  const messages: number[] = [];
+  const flags: number[] = [];
+  for (const [messageId, flagsByUser] of copies) {
+    for (const [userId, f] of flagsByUser) {
+      users.push(userId);
+      messages.push(messageId + offset);
+      flags.push(f);
+    }
+  }
+  if (users.length) {
+    await sql`INSERT INTO user_messages (user_id, message_id, flags)
+              SELECT * FROM unnest(${users}::integer[], ${messages}::integer[], ${flags}::integer[])`.execute(tx);
+  }
+  return users.length;
+}
+
 const MESSAGE_COLUMNS = ["id", "realm_id", "sender_id", "recipient_id", "stream_id", "topic", "dm_key", "content", "rendered_content", "client", "date_sent", "last_edit_time", "last_moved_time", "edit_history"] as const;
 const REACTION_COLUMNS = ["message_id", "user_id", "emoji_name", "emoji_code", "reaction_type"] as const;
 
@@ -169,6 +203,10 @@ export async function importZulipExport(app: AppContext, dir: string, options: Z
   const zrealm = table(data, "zerver_realm")[0];
   if (!zrealm) throw new ZulipImportError("realm.json has no zerver_realm row.");
   const stringId = options.stringId ?? str(zrealm.string_id);
+  // Zulip's subdomain rules, as create-realm applies them ("" is the organization at the bare host).
+  if (stringId !== "" && !(stringId.length >= 3 && stringId.length <= 40 && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/.test(stringId))) {
+    throw new ZulipImportError(`'${stringId.slice(0, 60)}' can't be a string id: 3 to 40 lowercase letters, digits and '-'s.`);
+  }
   if (await getRealmByStringId(app.db, stringId)) {
     throw new ZulipImportError(`An organization with string id '${stringId}' already exists.`);
   }
@@ -460,6 +498,7 @@ export async function importZulipExport(app: AppContext, dir: string, options: Z
       // ---- smaller per-organization tables
       const emojiIds = await importEmoji(app, tx, dir, realmId, data, userIds, storedFiles, counter);
       await importProfileFields(tx, realmId, data, userIds, counter);
+      await importAvatars(app, tx, dir, realmId, users, userIds, storedFiles, counter);
       const linkifiers = table(data, "zerver_realmfilter");
       await insertRows(tx, "realm_linkifiers", linkifiers.map((l, i) => ({ realm_id: realmId, pattern: str(l.pattern), url_template: str(l.url_template), order: Number(l.order ?? i) })));
       counter.add("realm_linkifiers", linkifiers.length);
@@ -490,8 +529,8 @@ export async function importZulipExport(app: AppContext, dir: string, options: Z
       const attachmentOfMessage = new Map<number, number[]>();
       for (const a of attachments) {
         const owner = userIds.get(a.owner);
-        const src = path.join(dir, "uploads", str(a.path_id));
-        if (owner === undefined || !a.path_id || !fs.existsSync(src)) continue;
+        const src = a.path_id ? exportFile(dir, "uploads", str(a.path_id)) : null;
+        if (owner === undefined || !src) continue;
         const pathId = movePath(a.path_id);
         await app.files.put(uploadStorageKey(pathId), fs.createReadStream(src));
         storedFiles.push(uploadStorageKey(pathId));
@@ -565,10 +604,7 @@ export async function importZulipExport(app: AppContext, dir: string, options: Z
           if (!copies.has(um.message)) copies.set(um.message, new Map());
           copies.get(um.message)!.set(u, zulipFlagsToConfab(Number(um.flags_mask ?? 0)));
         }
-        for (const [messageId, flagsByUser] of copies) {
-          await insertMessageCopies(tx, messageId + messageOffset, flagsByUser);
-          counter.add("user_messages", flagsByUser.size);
-        }
+        counter.add("user_messages", await insertCopies(tx, copies, messageOffset));
         const reactionRows = new Map<string, Row>();
         const links: Row[] = [];
         for (const id of kept) {
@@ -701,8 +737,8 @@ async function importEmoji(app: AppContext, tx: Tx, dir: string, realmId: number
   const oldRealm = table(data, "zerver_realm")[0]!.id;
   for (const e of table(data, "zerver_realmemoji")) {
     const fileName = path.basename(str(e.file_name));
-    const src = path.join(dir, "emoji", String(oldRealm), "emoji", "images", fileName);
-    if (!fileName || !fs.existsSync(src)) continue;
+    const src = fileName ? exportFile(dir, "emoji", String(oldRealm), "emoji", "images", fileName) : null;
+    if (!src) continue;
     const { id } = await tx
       .insertInto("realm_emoji")
       .values({ realm_id: realmId, name: str(e.name), author_id: e.author != null ? (users.get(e.author) ?? null) : null, file_name: fileName, is_animated: bool(e.is_animated), deactivated: bool(e.deactivated) })
@@ -755,4 +791,44 @@ async function importProfileFields(tx: Tx, realmId: number, data: Row, users: Ma
   }
   await insertRows(tx, "custom_profile_values", values);
   counter.add("custom_profile_values", values.length);
+}
+
+const MAX_AVATAR_BYTES = 20 * 1024 ** 2;
+
+/**
+ * Uploaded avatars (avatar_source "U"): the export's original image of each, made into Confab's
+ * sizes and stored under the user's new id; an unreadable image leaves the user on Gravatar.
+ */
+async function importAvatars(app: AppContext, tx: Tx, dir: string, realmId: number, users: Row[], userIds: Map<number, number>, stored: string[], counter: Counter): Promise<void> {
+  const recordsFile = exportFile(dir, "avatars", "records.json");
+  if (!recordsFile) return;
+  const records = readJson(recordsFile, DEFAULT_MAX_JSON) as unknown;
+  if (!Array.isArray(records)) return;
+  const original = new Map<number, string>();
+  for (const r of records as Row[]) {
+    const rel = str(r.path);
+    if (typeof r.user_profile_id !== "number" || !rel) continue;
+    if (rel.endsWith(".original") || !original.has(r.user_profile_id)) original.set(r.user_profile_id, rel);
+  }
+  for (const u of users) {
+    const rel = original.get(u.id);
+    const src = u.avatar_source === "U" && rel ? exportFile(dir, "avatars", rel) : null;
+    if (!src || fs.statSync(src).size > MAX_AVATAR_BYTES) continue;
+    let images;
+    try {
+      images = await makeAvatarImages({ fieldName: "file", fileName: "avatar.png", mimeType: "image/png", data: fs.readFileSync(src), truncated: false });
+    } catch {
+      counter.add("avatars_unreadable");
+      continue;
+    }
+    const userId = userIds.get(u.id)!;
+    const version = Number.isInteger(u.avatar_version) && u.avatar_version > 0 ? (u.avatar_version as number) : 1;
+    const keys = avatarStorageKeys(realmId, userId, version);
+    for (const [key, data] of [[keys.small, images.small], [keys.medium, images.medium], [keys.original, images.original]] as const) {
+      await app.files.put(key, data);
+      stored.push(key);
+    }
+    await tx.updateTable("users").set({ avatar_source: AVATAR_FROM_USER, avatar_version: version }).where("id", "=", userId).execute();
+    counter.add("avatars");
+  }
 }
