@@ -4,6 +4,10 @@
  */
 import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import nodemailer, { type SendMailOptions } from "nodemailer";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { Api } from "../helpers/client.js";
@@ -26,8 +30,13 @@ const api = (u: TestUser) => new Api(srv.url, u);
 type Mail = SendMailOptions;
 
 /** Sends one mail over SMTP; resolves with the server's answer, or the refusal it sent. */
-async function send(server: TestServer, mail: Mail): Promise<{ accepted: boolean; response: string }> {
-  const transport = nodemailer.createTransport({ host: "127.0.0.1", port: server.emailGateway!.port, secure: false, ignoreTLS: true });
+async function send(server: TestServer, mail: Mail, tlsCa?: Buffer): Promise<{ accepted: boolean; response: string }> {
+  const transport = nodemailer.createTransport({
+    host: "127.0.0.1",
+    port: server.emailGateway!.port,
+    secure: false,
+    ...(tlsCa ? { requireTLS: true, tls: { ca: [tlsCa], servername: "localhost" } } : { ignoreTLS: true }),
+  });
   try {
     const info = await transport.sendMail({ from: "Sam Sender <sam@outside.example>", ...mail });
     return { accepted: true, response: info.response };
@@ -315,6 +324,30 @@ describe("limits", () => {
       assert.ok((await send(limited, { to: reply, text: "still fine" })).accepted);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe("TLS", () => {
+  test("with a key and certificate, the gateway offers STARTTLS and takes mail over it", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "confab-gateway-tls-"));
+    const key = path.join(dir, "key.pem");
+    const cert = path.join(dir, "cert.pem");
+    execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"], { stdio: "ignore" });
+    const secure = await startTestServer({ emailGatewayPattern: PATTERN, emailGatewayPort: 0, emailGatewayTlsKeyFile: key, emailGatewayTlsCertFile: cert });
+    try {
+      const realm = await createTestRealm(secure.app);
+      const owner = new Api(secure.url, realm.owner);
+      await ok(owner.post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "sealed" }]) }));
+      const stream = await secure.app.db.selectFrom("streams").select("id").where("name", "=", "sealed").executeTakeFirstOrThrow();
+      const to = (await ok(owner.get(`/streams/${stream.id}/email_address`))).email;
+      const res = await send(secure, { to, subject: "over TLS", text: "sealed" }, fs.readFileSync(cert));
+      assert.ok(res.accepted, res.response);
+      const m = await secure.app.db.selectFrom("messages").selectAll().orderBy("id", "desc").executeTakeFirstOrThrow();
+      assert.deepEqual([m.stream_id, m.topic], [stream.id, "over TLS"]);
+    } finally {
+      await secure.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
