@@ -100,6 +100,20 @@ const intRange =
     if ((v as number) > high) throw badRequest(`${where} is too large`);
   };
 
+/**
+ * Option and task keys name who added the item and its index (`canned` for the ones in the
+ * original message). Zulip's server takes any string here, but the mobile app refuses to load a
+ * message whose vote key is not of this form, so one malformed vote could hide a conversation.
+ */
+const itemKey =
+  (form: RegExp): Check =>
+  (where, v) => {
+    string(where, v);
+    if (!form.test(v as string)) throw badRequest(`Invalid ${where}`);
+  };
+const POLL_OPTION_KEY = itemKey(/^(canned|\d{1,10}),\d{1,4}$/);
+const TODO_TASK_KEY = itemKey(/^\d{1,4},(canned|\d{1,10})$/);
+
 /** Exactly these keys, each checked, in Zulip's order: missing keys, their values, then extra keys. */
 function dictOnly(name: string, data: Record<string, unknown>, keys: [string, Check][]): void {
   for (const [key, check] of keys) {
@@ -126,7 +140,7 @@ export function checkPollData(raw: unknown, isWidgetAuthor: boolean): void {
     case "vote":
       return dictOnly(name, data, [
         ["type", string],
-        ["key", string],
+        ["key", POLL_OPTION_KEY],
         ["vote", intIn([1, -1])],
       ]);
     case "question":
@@ -161,7 +175,7 @@ export function checkTodoData(raw: unknown, isWidgetAuthor: boolean): void {
     case "strike":
       return dictOnly(name, data, [
         ["type", string],
-        ["key", string],
+        ["key", TODO_TASK_KEY],
       ]);
     case "new_task_list_title":
       if (!isWidgetAuthor) throw badRequest("You can't edit the task list title unless you are the author.");

@@ -57,8 +57,16 @@ describe("submessage data", () => {
     assert.equal(refusal(() => checkPollData({ type: "question", question: "q" }, false)), "You can't edit a question unless you are the author.");
     // The author check comes before the shape's.
     assert.equal(refusal(() => checkPollData({ type: "question" }, false)), "You can't edit a question unless you are the author.");
-    assert.equal(refusal(() => checkPollData({ type: "vote", key: "k", vote: 0 }, false)), 'Invalid poll data["vote"]');
-    assert.equal(refusal(() => checkPollData({ type: "vote", key: "k", vote: 1, x: 1 }, false)), "Unexpected arguments: x");
+    assert.equal(refusal(() => checkPollData({ type: "vote", key: "canned,1", vote: 0 }, false)), 'Invalid poll data["vote"]');
+    for (const key of ["k", "canned", "1,2,3", "canned,", "x,1", "12,canned"]) {
+      assert.equal(refusal(() => checkPollData({ type: "vote", key, vote: 1 }, false)), 'Invalid poll data["key"]', key);
+    }
+    assert.equal(refusal(() => checkPollData({ type: "vote", key: "12,3", vote: 1 }, false)), null);
+    for (const key of ["canned,0", "0", "0,x"]) {
+      assert.equal(refusal(() => checkTodoData({ type: "strike", key }, false)), 'Invalid todo data["key"]', key);
+    }
+    assert.equal(refusal(() => checkTodoData({ type: "strike", key: "3,12" }, false)), null);
+    assert.equal(refusal(() => checkPollData({ type: "vote", key: "canned,0", vote: 1, x: 1 }, false)), "Unexpected arguments: x");
   });
 
   test("todo data", () => {
