@@ -86,5 +86,6 @@ export function rewriteThumbnailedImages(
     changed = true;
     return `<div class="message_inline_image"><a href="/user_uploads/${rawPath}"${linkAttrs}>${thumbnailImg({ ...preview, url: preview.url })}</a></div>`;
   });
-  return { html: changed ? out : null, remaining };
+  // As Zulip does, a dropped preview leaves no blank line at the end.
+  return { html: changed ? out.trim() : null, remaining };
 }
