@@ -57,7 +57,9 @@ export class ZipArchive {
 
   /** Opens `file`, reads and checks its directory; throws ZipError for anything refused. */
   static async open(file: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<ZipArchive> {
-    const archiveBytes = (await fs.promises.stat(file)).size;
+    const stat = await fs.promises.stat(file).catch(() => undefined);
+    if (!stat?.isFile()) throw new ZipError(`${file} is not a file that can be read.`);
+    const archiveBytes = stat.size;
     const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
       yauzl.open(file, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true }, (err, z) =>
         err ? reject(new ZipError(`Not a readable zip file: ${err.message}`)) : resolve(z!),

@@ -17,6 +17,7 @@ import { convertSlackExport, SlackImportError, type ConversionSummary } from "..
 import { importZulipExport, type ZulipImportSummary } from "../../src/importers/zulip/import.js";
 import { getRealmByStringId } from "../../src/store/realms.js";
 import { DEFAULT_ZIP_LIMITS } from "../../src/importers/zip.js";
+import { main as manage } from "../../src/cli/manage.js";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/conformance/import/slack");
 const skip = fs.existsSync(FIXTURES) ? false : `Slack fixtures not found at ${FIXTURES}`;
@@ -231,6 +232,23 @@ describe("channels, group DMs and DMs (Zulip's channel-mapping fixtures)", { ski
     const bob = await key("bob@example.com");
     const bobs = (await ok(bob.get("/messages", { anchor: "oldest", num_before: 0, num_after: 50, narrow: JSON.stringify([{ operator: "is", operand: "dm" }]) } as never))).messages as Record<string, any>[];
     assert.deepEqual(bobs.map((m) => m.content), ["<p>group hello</p>", "<p>note to self</p>"]);
+  });
+
+  test("confab import slack: the zip becomes an organization named by --realm or after the file", async () => {
+    const zip = path.join(tmp, "dms.zip");
+    const out: string[] = [];
+    const err: string[] = [];
+    const env = { CONFAB_DATA_DIR: srv.dataDir, DATABASE_URL: srv.app.config.databaseUrl ?? "", LOG_LEVEL: "silent" };
+    const io = { out: (t: string) => out.push(t), err: (t: string) => err.push(t) };
+    assert.equal(await manage(["import", "slack", zip, "--realm", "slack-cli"], env, io), 0, err.join("\n"));
+    assert.match(out.join("\n"), /Imported organization 'slack-cli' \(string id 'slack-cli'.*5 messages/);
+    assert.match(err.join("\n"), /Slack: converted 5 messages/);
+    assert.equal(await manage(["import", "slack", zip], env, io), 0, err.join("\n"));
+    assert.match(out.join("\n"), /string id 'dms'/);
+    assert.equal(await manage(["import", "slack", zip, "--realm", "slack-cli"], env, io), 1);
+    assert.match(err.join("\n"), /already exists/);
+    assert.equal(await manage(["import", "slack", path.join(tmp, "missing.zip")], env, io), 1);
+    assert.match(err.join("\n"), /missing\.zip is not a file that can be read/);
   });
 });
 
