@@ -29,7 +29,8 @@ import { isValidEmail, nameKey, validateFullName } from "../domain/users.js";
 import { hasGroupPermission, permissionConfigOf, USER_GROUP_SETTINGS } from "../domain/group_setting_value.js";
 import { REALM_PERMISSION_SETTINGS } from "../domain/permission_settings.js";
 import { EMAIL_ADDRESS_VISIBILITY } from "../domain/realm_settings.js";
-import { canSeeDeliveryEmail, emailVisibility, gravatarUrl, userSetting } from "../format/users.js";
+import { canSeeDeliveryEmail, emailVisibility, userSetting } from "../format/users.js";
+import { avatarUrl, isGravatar } from "../media/avatars.js";
 import { groupSettingValueForApi } from "../format/group_setting.js";
 import { allChannelAudiences, announceChannelAudienceChanges } from "./channel_visibility.js";
 import { sendPeerEvents } from "./subscriptions.js";
@@ -134,13 +135,16 @@ export async function changeEmailInTx(tx: Tx, events: PendingEvents, realm: Real
   const updated = { ...target, delivery_email: email };
   const viewers = (await activeRealmUsers(tx, realm.id)).filter((v) => canSeeDeliveryEmail(v, updated)).map((v) => v.id);
   await sendUserUpdate(tx, events, realm, target, { delivery_email: email }, viewers);
-  // The gravatar follows the address, so clients must fetch the new picture.
-  await sendUserUpdate(tx, events, realm, target, {
-    avatar_source: "G",
-    avatar_url: gravatarUrl(email),
-    avatar_url_medium: `${gravatarUrl(email)}&s=500`,
-    avatar_version: 1,
-  });
+  // A Gravatar follows the address, so clients must fetch the new picture; an uploaded one stays.
+  if (isGravatar(target)) {
+    const moved = { ...target, delivery_email: email };
+    await sendUserUpdate(tx, events, realm, target, {
+      avatar_source: moved.avatar_source,
+      avatar_url: avatarUrl(moved),
+      avatar_url_medium: avatarUrl(moved, true),
+      avatar_version: moved.avatar_version,
+    });
+  }
   if (isPublic) await sendUserUpdate(tx, events, realm, target, { new_email: email }, await everyone(tx, realm));
 }
 

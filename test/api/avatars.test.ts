@@ -12,6 +12,7 @@ import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm
 import { multipart, type Part } from "../helpers/multipart.js";
 import { expectError, expectSuccess } from "../helpers/expect.js";
 import { setRealmProps } from "../helpers/channels.js";
+import { setUserProp } from "../../src/store/users.js";
 
 let srv: TestServer;
 let other: TestRealm;
@@ -150,6 +151,23 @@ describe("POST /users/me/avatar", () => {
       expectSuccess(await upload(u));
       expectSuccess(await api(u).delete("/users/me/avatar"));
     }
+  });
+});
+
+describe("a new address", () => {
+  test("moves a Gravatar with it, but leaves an uploaded avatar as it is", async () => {
+    const t = await freshRealm();
+    await setUserProp(srv.app.db, t.owner.id, "can_change_user_emails", true);
+    const url = (await upload(t.member)).body.avatar_url;
+    const q = await queue(t.owner, ["realm_user"]);
+    expectSuccess(await api(t.owner).patch(`/users/${t.member.id}`, { new_email: "moved@example.com" }));
+    expectSuccess(await api(t.owner).patch(`/users/${t.member2.id}`, { new_email: "moved2@example.com" }));
+    const avatarUpdates = (await events(t.owner, q)).filter((e) => "avatar_url" in e.person);
+    assert.deepEqual(
+      avatarUpdates.map((e) => e.person.user_id),
+      [t.member2.id],
+    );
+    assert.equal((await api(t.owner).get(`/users/${t.member.id}`)).body.user.avatar_url, url);
   });
 });
 
