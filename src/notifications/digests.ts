@@ -59,7 +59,7 @@ async function sendRealmDigests(app: AppContext, realm: Realm, now: number): Pro
 
   const topics = await realmTopicsSince(app, realm.id, cutoff);
   const channels = new Map(
-    (await app.db.selectFrom("streams").select(["id", "name", "invite_only", "is_web_public", "date_created", "is_archived"]).where("realm_id", "=", realm.id).execute()).map(
+    (await app.db.selectFrom("streams").select(["id", "name", "invite_only", "is_web_public", "date_created", "is_archived", "history_public_to_subscribers"]).where("realm_id", "=", realm.id).execute()).map(
       (s) => [s.id, s],
     ),
   );
@@ -73,7 +73,7 @@ async function sendRealmDigests(app: AppContext, realm: Realm, now: number): Pro
         .filter((s) => (JSON.parse(s.props) as { is_muted?: boolean }).is_muted !== true)
         .map((s) => s.stream_id),
     );
-    const hot = hotTopics(topics.filter((t) => subscribed.has(t.streamId)));
+    const hot = hotTopics(await readableTopics(app, user.id, topics.filter((t) => subscribed.has(t.streamId)), channels));
     const visibleNew = newChannels.filter((s) => (isGuest(user.role) ? s.is_web_public === 1 : s.invite_only === 0));
     // Zulip sends no digest with nothing in it.
     if (!hot.length && !visibleNew.length) continue;
@@ -131,6 +131,26 @@ function queueDigest(app: AppContext, user: UserRow, now: number, lastAllowed: n
     });
     return true;
   });
+}
+
+/**
+ * A channel that keeps its history from new subscribers shows a topic only to those who received
+ * its first message (Zulip leaves out channels whose subscription changed during the period).
+ */
+async function readableTopics<T extends DigestTopic>(
+  app: AppContext,
+  userId: number,
+  topics: T[],
+  channels: ReadonlyMap<number, { history_public_to_subscribers: number }>,
+): Promise<T[]> {
+  const protectedFirsts = topics.filter((t) => channels.get(t.streamId)?.history_public_to_subscribers === 0).map((t) => t.firstMessageId);
+  if (!protectedFirsts.length) return topics;
+  const received = new Set(
+    (await app.db.selectFrom("user_messages").select("message_id").where("user_id", "=", userId).where("message_id", "in", protectedFirsts).execute()).map(
+      (r) => r.message_id,
+    ),
+  );
+  return topics.filter((t) => channels.get(t.streamId)?.history_public_to_subscribers !== 0 || received.has(t.firstMessageId));
 }
 
 const topicUrl = (base: string, channel: { id: number; name: string }, topic: string) =>

@@ -120,6 +120,28 @@ describe("weekly digests", () => {
     });
   });
 
+  test("a channel that keeps its history from new subscribers shows its topics only to those who received them", async () => {
+    await withDigests(async (c) => {
+      await seedWeek(c);
+      const { owner, admin, member } = c.r;
+      await ok(c.api(owner).post("/users/me/subscriptions", {
+        subscriptions: JSON.stringify([{ name: "secret" }]),
+        principals: JSON.stringify([owner.id, admin.id]),
+        invite_only: "true",
+        history_public_to_subscribers: "false",
+      }));
+      for (const [u, text] of [[owner, "plan A"], [admin, "plan B"], [owner, "plan C"]] as const) {
+        await ok(c.api(u).post("/messages", { type: "stream", to: "secret", topic: "plans", content: text }));
+      }
+      await ok(c.api(owner).post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "secret" }]), principals: JSON.stringify([member.id]) }));
+      await enableDigests(c);
+      const mails = await digestPass(c);
+      const headings = (u: TestUser) => [...mails.find((m) => toAddress(m) === u.email)!.text!.matchAll(/^#(\S+) > (.+?) \(/gm)].map((m) => `${m[1]} > ${m[2]}`);
+      assert.deepEqual(headings(admin), ["design > logo", "design > lunch", "design > release", "secret > plans"]);
+      assert.deepEqual(headings(member), ["design > logo", "design > lunch", "design > release", "design > typo"]);
+    });
+  });
+
   test("nothing on another weekday, with digests off for the organization, or with nothing to tell", async () => {
     await withDigests(async (c) => {
       await seedWeek(c);
