@@ -86,6 +86,8 @@ export interface Config {
   externalContentMaxBytes: number;
   /** How long a page has to answer a link preview's fetch (Zulip's preview session allows 15 seconds). */
   linkPreviewTimeoutMs: number;
+  /** Zulip's INLINE_URL_EMBED_PREVIEW: link previews may be turned on by organizations. */
+  inlineUrlEmbedPreview: boolean;
 }
 
 export interface S3Config {
@@ -238,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     externalContentTimeoutMs: 1000 * positiveNumber(env.CONFAB_EXTERNAL_CONTENT_TIMEOUT_SECS, 10),
     externalContentMaxBytes: 1024 * 1024 * positiveNumber(env.CONFAB_EXTERNAL_CONTENT_MAX_SIZE_MIB, 25),
     linkPreviewTimeoutMs: 1000 * positiveNumber(env.CONFAB_LINK_PREVIEW_TIMEOUT_SECS, 15),
+    inlineUrlEmbedPreview: (env.CONFAB_INLINE_URL_EMBED_PREVIEW ?? "1") === "1",
     ...overrides,
   };
 }

@@ -48,6 +48,7 @@ import { accessStreamById } from "./streams.js";
 import { channelEventUserIds, channelFacts, senderFacts, userFacts } from "./channel_context.js";
 import { sendStreamUpdate, silentMention } from "./channel_events.js";
 import { carryUserTopics } from "./user_topics.js";
+import { queueLinkPreviews } from "../media/link_previews.js";
 
 export interface MessageEditRequest {
   streamId: number | undefined;
@@ -281,6 +282,7 @@ async function applyEdit(
       is_me_message: /^\/me\s/.test(content),
     });
     Object.assign(updates, { content, rendered_content: rendered.html, last_edit_time: timestamp });
+    await queueLinkPreviews(app, tx, events, realm, sender, message.id, content, rendered);
     const channel = move?.target ?? (message.stream_id === null ? null : ((await getStream(tx, realm.id, message.stream_id)) ?? null));
     detachedUploads = await updateMessageUploads(tx, events, realm, sender, message.id, channel, rendered.html);
     const topicTarget = move ? { stream: move.origin, topic: move.topic?.target ?? message.topic } : null;

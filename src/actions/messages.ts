@@ -6,6 +6,7 @@ import type { Notice } from "../events/bus.js";
 import { queueMessagePushNotifications } from "./push_devices.js";
 import { queueMessageEmails } from "../notifications/message_emails.js";
 import { queueOutgoingWebhooks } from "./outgoing_webhooks.js";
+import { queueLinkPreviews } from "../media/link_previews.js";
 import type { Executor } from "../store/schema.js";
 import type { Realm } from "../store/realms.js";
 import type { UserRow } from "../store/users.js";
@@ -290,6 +291,7 @@ export async function sendMessageInTx(
     ...formatMessage(message, ctx, OUTGOING_WEBHOOK_FORMAT),
     rendered_content: message.rendered_content,
   }));
+  await queueLinkPreviews(app, tx, events, realm, sender, message.id, content, rendered);
   return message.id;
 }
 

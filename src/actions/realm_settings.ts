@@ -19,7 +19,15 @@ import {
 import { applyGroupSettingChange } from "./group_settings.js";
 
 /** The boolean organization properties PATCH /realm takes here, in Zulip's property order. */
-export const REALM_BOOLEAN_PROPERTIES = ["enable_read_receipts", "enable_spectator_access", "invite_required", "require_unique_names", "send_channel_events_messages"] as const;
+export const REALM_BOOLEAN_PROPERTIES = [
+  "enable_read_receipts",
+  "enable_spectator_access",
+  "inline_image_preview",
+  "inline_url_embed_preview",
+  "invite_required",
+  "require_unique_names",
+  "send_channel_events_messages",
+] as const;
 type BooleanProperty = (typeof REALM_BOOLEAN_PROPERTIES)[number];
 
 /** Zulip's Realm.property_types order, which is the order changes are applied and announced in. */
@@ -27,6 +35,8 @@ const REALM_PROPERTY_ORDER = [
   "description",
   "enable_read_receipts",
   "enable_spectator_access",
+  "inline_image_preview",
+  "inline_url_embed_preview",
   "invite_required",
   "name",
   "require_unique_names",

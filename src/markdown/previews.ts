@@ -188,3 +188,23 @@ export function addInlinePreviews(root: El, ctx: RenderContext, uploads?: Upload
   }
   return result;
 }
+
+/**
+ * The links whose pages a link preview (`inline_url_embed_preview`) is fetched for, in order:
+ * links outside quotes to other sites that get no image, video or YouTube preview; none when
+ * the message has more previewable links than the limit, as for the other previews.
+ */
+export function linksForEmbeds(root: El, ctx: RenderContext): string[] {
+  const urls = [...new Set(findLinks(root).filter((l) => !l.inQuote).map((l) => l.a.get("href")!))];
+  if (!urls.length || urls.length > PREVIEW_LIMIT) return [];
+  const ownHost = ctx.realmUrl ? new URL(ctx.realmUrl).host : undefined;
+  return urls.filter((url) => {
+    if (isVideo(url) || isImage(url) || youtubeId(url) !== null) return false;
+    try {
+      const parsed = new URL(url);
+      return (parsed.protocol === "http:" || parsed.protocol === "https:") && parsed.host !== ownHost;
+    } catch {
+      return false;
+    }
+  });
+}

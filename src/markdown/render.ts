@@ -11,7 +11,7 @@ import { El, escapeText, isBlockLevel, prettify, serialize, textOf } from "./eng
 import { formatFencedCode, formatIndentedCode } from "./code.js";
 import { formatTexBlock } from "./tex.js";
 import { patternsFor, type Mentions } from "./patterns.js";
-import { addInlinePreviews } from "./previews.js";
+import { addInlinePreviews, linksForEmbeds } from "./previews.js";
 import type { RenderContext } from "./context.js";
 import { MAX_RENDERED_LENGTH, unableToRender, withRenderDeadline } from "./budget.js";
 import { rewriteThumbnailedImages, type UploadImagePreviews } from "../media/thumbnail_html.js";
@@ -30,6 +30,8 @@ export interface Rendered {
   mentionedGroupIds: number[];
   hasLink: boolean;
   hasImage: boolean;
+  /** Links whose pages a link preview would show (see linksForEmbeds). */
+  linksForPreview?: string[];
 }
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
@@ -111,6 +113,7 @@ function renderUnbounded(content: string, ctx: RenderContext, uploads: UploadIma
   inline.patterns = patternsFor(ctx, { mentions, inline, stashHtml });
   inline.run(root);
   prettify(root);
+  const linksForPreview = linksForEmbeds(root, ctx);
   const previews = addInlinePreviews(root, ctx, uploads);
 
   const out: string[] = [root.text === null ? "" : escapeText(textOf(root.text))];
@@ -118,5 +121,5 @@ function renderUnbounded(content: string, ctx: RenderContext, uploads: UploadIma
   let html = restoreStash(out.join("").trim(), stash).trim();
   // Images already thumbnailed show their thumbnail at once, as the thumbnail job would make them.
   if (uploads?.size) html = rewriteThumbnailedImages(html, uploads).html ?? html;
-  return result(html, previews.hasLink, previews.hasImage);
+  return { ...result(html, previews.hasLink, previews.hasImage), linksForPreview };
 }

@@ -8,6 +8,7 @@ import type { PendingEvents, Tx } from "../actions/run.js";
 import type { OutgoingEmail } from "./email.js";
 import { insertOutboxJob } from "../store/outbox.js";
 import type { OutgoingWebhookJob } from "../actions/outgoing_webhooks.js";
+import type { LinkPreviewJob } from "../media/link_previews.js";
 import type { ThumbnailJob } from "../media/thumbnails.js";
 
 /** Each kind of job, with the payload its performer takes. */
@@ -16,6 +17,7 @@ export interface OutboxPayloads {
   push_message: PushMessageJob;
   push_register: PushRegisterJob;
   outgoing_webhook: OutgoingWebhookJob;
+  link_preview: LinkPreviewJob;
   thumbnail: ThumbnailJob;
 }
 export type OutboxKind = keyof OutboxPayloads;

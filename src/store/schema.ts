@@ -503,6 +503,17 @@ export interface OutboxJobTable {
   created_at: number;
 }
 
+/** What a page's link preview shows, kept per URL (Zulip's preview cache). */
+export interface LinkPreviewTable {
+  /** SHA-256 of the URL, in hex: URLs can be longer than an index entry may be. */
+  url_hash: string;
+  url: string;
+  /** JSON of the title, description and image; null: the page is not one to preview. */
+  data: string | null;
+  /** UNIX seconds. */
+  fetched_at: number;
+}
+
 /** A bot's default channels; a bot without a row has none. */
 export interface BotDefaultsTable {
   user_id: number;
@@ -600,6 +611,7 @@ export interface DB {
   user_status: UserStatusTable;
   web_sessions: WebSessionTable;
   outbox_jobs: OutboxJobTable;
+  link_previews: LinkPreviewTable;
   bot_defaults: BotDefaultsTable;
   bot_services: BotServiceTable;
   bot_config: BotEntryTable;

@@ -12,6 +12,7 @@ import { claimDueOutboxJobs, deleteOutboxJob, nextOutboxAttemptAt, retryOutboxJo
 import { forwardRegistration, pushMessageTo } from "../actions/push_devices.js";
 import { deliverOutgoingWebhook, outgoingWebhookGivenUp } from "../actions/outgoing_webhooks.js";
 import { MAX_REQUEST_RETRIES } from "../domain/outgoing_webhooks.js";
+import { makeLinkPreviews } from "../media/link_previews.js";
 import { makeThumbnails } from "../media/thumbnails.js";
 
 /** The longest the worker sleeps without looking for jobs. */
@@ -54,6 +55,8 @@ async function perform(app: AppContext, job: OutboxJobRow): Promise<void> {
       return forwardRegistration(app, payload as OutboxPayloads["push_register"]);
     case "outgoing_webhook":
       return deliverOutgoingWebhook(app, job, payload as OutboxPayloads["outgoing_webhook"]);
+    case "link_preview":
+      return makeLinkPreviews(app, payload as OutboxPayloads["link_preview"]);
     case "thumbnail":
       return makeThumbnails(app, payload as OutboxPayloads["thumbnail"]);
     default:

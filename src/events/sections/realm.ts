@@ -160,7 +160,7 @@ async function realmState(ctx: StateContext) {
     password_max_length: 100,
     password_min_guesses: dev ? 0 : 10000,
     server_inline_image_preview: true,
-    server_inline_url_embed_preview: false,
+    server_inline_url_embed_preview: app.config.inlineUrlEmbedPreview,
     server_thumbnail_formats: THUMBNAIL_FORMATS,
     server_avatar_changes_disabled: false,
     server_name_changes_disabled: false,
