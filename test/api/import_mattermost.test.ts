@@ -241,6 +241,9 @@ describe("bad Mattermost input", () => {
       ].join("\n"),
     );
     await assert.rejects(convertMattermostExport(badEmail, outDir(), { domain: "example.com" }), { message: "Invalid email format, please fix the following email(s) and try again: x@gmail,com" });
+    const liar = path.join(tmp, "liar.zip");
+    writeZip(liar, [{ name: "import.jsonl", data: '{"type":"version","version":1}\n'.repeat(5000), declaredSize: 100 }]);
+    await assert.rejects(convertMattermostExport(liar, outDir(), { domain: "example.com" }), (e: Error) => e instanceof MattermostImportError && /cannot be read: too many bytes/.test(e.message));
     const traversal = path.join(tmp, "traversal.zip");
     writeZip(traversal, [{ name: "../import.jsonl", data: "{}" }]);
     await assert.rejects(convertMattermostExport(traversal, outDir(), { domain: "example.com" }), (e: Error) => e instanceof MattermostImportError && /Path traversal/.test(e.message));

@@ -77,9 +77,13 @@ async function* readLines(stream: Readable): AsyncIterable<string> {
     bytes += chunk.length;
     if (bytes > MAX_LINE_BYTES) stream.destroy(new MattermostImportError(`A line of the export is longer than ${MAX_LINE_BYTES} bytes.`));
   });
-  for await (const line of rl) {
-    bytes = 0;
-    yield line;
+  try {
+    for await (const line of rl) {
+      bytes = 0;
+      yield line;
+    }
+  } catch (e) {
+    throw e instanceof MattermostImportError ? e : new MattermostImportError(`The export cannot be read: ${(e as Error).message}`);
   }
 }
 
