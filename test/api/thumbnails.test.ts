@@ -14,6 +14,7 @@ import { makeChannel, ok, setRealmProps, type MadeChannel } from "../helpers/cha
 import { multipart } from "../helpers/multipart.js";
 import { systemTimers } from "../../src/context.js";
 import { OutboxWorker } from "../../src/workers/outbox.js";
+import { startTestS3 } from "../helpers/s3rver.js";
 import { animatedGif, jpegImage, notAnImage, pixelBombPng, pngImage, truncatedPng, webpImage } from "../helpers/images.js";
 
 let srv: TestServer;
@@ -290,5 +291,30 @@ describe("serving thumbnails", () => {
     assert.equal(await imageRow(url), undefined);
     assert.equal((await fetchAs(`${base}/840x560.webp`, t.member)).status, 404);
     assert.equal(await srv.app.files.get(`thumbnails/${pathOf(url)}/840x560.webp`), null);
+  });
+});
+
+describe("thumbnails in an S3 bucket", () => {
+  test("are objects beside the upload, served and deleted with it", async () => {
+    const s3 = await startTestS3({ keyPrefix: "confab" });
+    const bucketSrv = await startTestServer({ s3: s3.config });
+    try {
+      const r = await createTestRealm(bucketSrv.app);
+      const { body, type } = multipart([{ fileName: "sky.webp", data: await webpImage(900, 300), type: "image/webp" }]);
+      const res = await fetch(`${bucketSrv.url}/api/v1/user_uploads`, { method: "POST", headers: { "content-type": type, authorization: basicAuth(r.member) }, body });
+      const url = ((await res.json()) as { url: string }).url;
+      await bucketSrv.outbox.settled();
+      const key = `confab/thumbnails/${pathOf(url)}/840x560.webp`;
+      assert.ok((await s3.keys()).includes(key), JSON.stringify(await s3.keys()));
+      const thumb = await fetch(`${bucketSrv.url}/user_uploads/thumbnail/${pathOf(url)}/840x560.webp`, { headers: { authorization: basicAuth(r.member) } });
+      assert.equal(thumb.status, 200);
+      assert.deepEqual([(await sharp(Buffer.from(await thumb.arrayBuffer())).metadata()).width], [840]);
+      const { id } = await bucketSrv.app.db.selectFrom("attachments").select("id").where("path_id", "=", pathOf(url)).executeTakeFirstOrThrow();
+      await ok(new Api(bucketSrv.url, r.member).delete(`/attachments/${id}`));
+      assert.ok(!(await s3.keys()).includes(key));
+    } finally {
+      await bucketSrv.close();
+      await s3.close();
+    }
   });
 });
