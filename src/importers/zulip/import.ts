@@ -310,7 +310,10 @@ export async function importZulipExport(app: AppContext, dir: string, options: Z
           if (!members.has(g)) members.set(g, new Set());
           members.get(g)!.add(u);
         }
-        for (const [g, us] of members) await addGroupMembers(tx, g, [...us]);
+        for (const [g, us] of members) {
+          await addGroupMembers(tx, g, [...us]);
+          counter.add("user_group_members", us.size);
+        }
         const systemIds = new Set(system.values());
         for (const e of table(data, "zerver_groupgroupmembership")) {
           const sup = groupMap.ids.get(e.supergroup);
@@ -323,9 +326,9 @@ export async function importZulipExport(app: AppContext, dir: string, options: Z
           const groups = [system.get(systemGroupForRole(r.role))!];
           if (r.role === 400 && isFullMember(r.role, r.date_joined, waiting, now)) groups.push(system.get("role:fullmembers")!);
           for (const g of groups) await addGroupMembers(tx, g, [r.id]);
+          counter.add("user_group_members", groups.length);
         }
       }
-      counter.add("user_group_members");
 
       // ---- channels
       const zstreams = table(data, "zerver_stream");
