@@ -166,6 +166,21 @@ describe("Slack's test workspace", { skip }, () => {
   });
 });
 
+describe("a channel with a non-Latin name (Zulip's unicode fixture)", { skip }, () => {
+  test("its folder, named in UTF-8 without the zip's UTF-8 flag, is read", async () => {
+    const out = path.join(tmp, "unicode-out");
+    const summary = await convertSlackExport(path.join(FIXTURES, "test_unicode_slack_importer.zip"), out, {
+      domain: "example.com",
+      users: readJson(path.join(FIXTURES, "unicode_user_data.json")).members,
+    });
+    assert.deepEqual(readJson(path.join(out, "realm.json")).zerver_stream.map((s: any) => s.name), ["general", "random", "チャネル"]);
+    const channel = readJson(path.join(out, "realm.json")).zerver_recipient.find((r: any) => r.type === 2 && r.type_id === 3);
+    const { zerver_message: messages } = readJson(path.join(out, "messages-000001.json"));
+    assert.equal(summary.messages, messages.length);
+    assert.ok(messages.some((m: any) => m.recipient === channel.id));
+  });
+});
+
 describe("channels, group DMs and DMs (Zulip's channel-mapping fixtures)", { skip }, () => {
   test("archived channels, default channels, DM groups and DMs convert and import", async () => {
     const people = [
