@@ -19,7 +19,8 @@ import { findChannel, realmStreamRows } from "./streams.js";
 import { messageContext, messageContextVersions } from "./messages.js";
 import { formatKey, messageJsonHead, type MessageFormatOptions } from "../format/messages.js";
 import { RawJson } from "../http/raw_json.js";
-import { highlightHtml, searchWords } from "../domain/search_highlight.js";
+import { highlightHtml, parseSearch, searchWords } from "../domain/search_highlight.js";
+import { indexedWordsCondition, substringCondition } from "../store/search_index.js";
 import { escapeHtml } from "../markdown/render.js";
 import { idList, preparedRead, preparedReadWith, type Conditions } from "../store/prepared.js";
 import { reactionsByMessage } from "../store/reactions.js";
@@ -207,19 +208,20 @@ function hasCondition(operand: string): Expression<SqlBool> {
 }
 
 /**
- * Every word must appear in the content or the topic, ignoring case.
+ * Every word must be in the word index of the message (its topic and rendered text), and every
+ * quoted phrase or unspaced-script word in its Markdown source or topic, ignoring case. Only
+ * stop words (or nothing searchable) match nothing, as PostgreSQL's empty query does for Zulip.
  *
- * PostgreSQL takes `LIKE '%word%'` to match almost no message, and so read every message of the
- * organization for the few it expected, then sorted them (950 ms at a million messages), instead
- * of walking the user's newest messages until enough match. It has no such guess for strpos()
- * and takes a third of the rows to match: it walks.
+ * Substrings: PostgreSQL takes `LIKE '%word%'` to match almost no message, and so read every
+ * message of the organization for the few it expected, then sorted them (950 ms at a million
+ * messages), instead of walking the user's newest messages until enough match. It has no such
+ * guess for strpos() and takes a third of the rows to match: it walks.
  */
 function searchCondition(operand: string, dialect: Dialect): Expression<SqlBool> {
-  const words = [...new Set(operand.toLowerCase().split(/\s+/).filter(Boolean))];
-  const escape = (w: string) => "%" + w.replace(/[\\%_]/g, (c) => "\\" + c) + "%";
-  const contains = (column: string, w: string) =>
-    dialect === "postgres" ? sql<SqlBool>`strpos(lower(${col(column)}), ${w}) > 0` : sql<SqlBool>`lower(${col(column)}) like ${escape(w)} escape '\\'`;
-  return allOf(words.map((w) => sql<SqlBool>`(${contains("m.content", w)} or ${contains("m.topic", w)})`));
+  const { words, substrings } = parseSearch(operand);
+  const parts = substrings.map((s) => substringCondition(s, dialect));
+  if (words.length) parts.push(indexedWordsCondition(words, dialect));
+  return parts.length ? allOf(parts) : sql<SqlBool>`1 = 0`;
 }
 
 /** `a and b and ...` grouped in a balanced tree: SQLite refuses expressions nested 1,000 deep. */

@@ -9,6 +9,7 @@ import { QueryGuardPlugin } from "./query_guard.js";
 import { TableVersions, WriteWatchPlugin } from "./table_versions.js";
 import { ConfabSqliteDialect } from "./sqlite_compiler.js";
 import { sqliteStatements, type SqliteConnection } from "./sqlite_statements.js";
+import { registerSearchFunctions } from "./search_index.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -120,6 +121,7 @@ export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
     // After a checkpoint the WAL file is cut back to 64 MB.
     file.pragma("wal_autocheckpoint = 10000");
     file.pragma("journal_size_limit = 67108864");
+    registerSearchFunctions(file);
     const connection = sqliteStatements(file);
     db = new Kysely<DB>({ dialect: new ConfabSqliteDialect({ database: connection }), plugins: plugins(dialect) });
     sqliteConnections.set(db.getExecutor().adapter, connection);

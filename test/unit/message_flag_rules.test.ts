@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { FLAG_BITS, HISTORICAL_FLAGS, clampFlagRange, flagChangeRefusal, messagesToChange } from "../../src/domain/message_flags.js";
 import { buildUnreads, unreadMessageDetails } from "../../src/domain/unreads.js";
 import { highlightHtml, searchWords } from "../../src/domain/search_highlight.js";
+import { porterStem } from "../../src/domain/porter_stem.js";
 
 describe("flagChangeRefusal", () => {
   test("read, starred and collapsed may be added and removed", () => {
@@ -87,16 +88,31 @@ describe("search highlighting", () => {
   test("takes the words of non-negated search terms", () => {
     assert.deepEqual(words, ["lunch", "time"]);
   });
-  test("wraps matches in text, any case, never inside tags or entities", () => {
+  test("wraps words with the search word's stem in text, any case, never inside tags or entities", () => {
     assert.equal(
-      highlightHtml('<p><a href="/lunch">Lunch</a> at lunchtime &amp; time</p>', words),
-      '<p><a href="/lunch"><span class="highlight">Lunch</span></a> at <span class="highlight">lunchtime</span> &amp; <span class="highlight">time</span></p>',
+      highlightHtml('<p><a href="/lunch">Lunches</a> at lunchtime &amp; time</p>', words),
+      '<p><a href="/lunch"><span class="highlight">Lunches</span></a> at lunchtime &amp; <span class="highlight">time</span></p>',
     );
     assert.equal(highlightHtml("&lt;time&gt;", ["lt", "time"]), '&lt;<span class="highlight">time</span>&gt;');
     assert.equal(highlightHtml("no match", words), "no match");
     assert.equal(highlightHtml("x", []), "x");
+    assert.equal(highlightHtml("the walker walked", ["the", "walking"]), 'the walker <span class="highlight">walked</span>');
   });
-  test("overlapping matches make one span", () => {
-    assert.equal(highlightHtml("abcd", ["abc", "bcd"]), '<span class="highlight">abcd</span>');
+  test("phrases and unspaced scripts are highlighted as written; overlapping matches make one span", () => {
+    assert.deepEqual(searchWords([{ operator: "search", operand: '"Ab c" 東京', negated: false }]), ['"ab c"', "東京"]);
+    assert.equal(highlightHtml("xab cd", ['"ab c"', '"b cd"']), 'x<span class="highlight">ab cd</span>');
+    assert.equal(highlightHtml("<p>東京タワー</p>", ["東京"]), '<p><span class="highlight">東京</span>タワー</p>');
+  });
+});
+
+describe("porter stemming", () => {
+  test("stems as SQLite's porter tokenizer does", () => {
+    const cases: [string, string][] = [
+      ["caresses", "caress"], ["ponies", "poni"], ["cats", "cat"], ["agreed", "agre"], ["plastered", "plaster"],
+      ["motoring", "motor"], ["hopping", "hop"], ["filing", "file"], ["happy", "happi"], ["relational", "relat"],
+      ["generalization", "gener"], ["hopeful", "hope"], ["replacement", "replac"], ["adoption", "adopt"],
+      ["controlling", "control"], ["running", "run"], ["東京", "東京"],
+    ];
+    for (const [word, stem] of cases) assert.equal(porterStem(word), stem, word);
   });
 });

@@ -35,6 +35,7 @@ import * as m035 from "./035_link_previews.js";
 import * as m036 from "./036_message_emails.js";
 import * as m037 from "./037_email_gateway.js";
 import * as m038 from "./038_imports.js";
+import * as m039 from "./039_search_index.js";
 
 type MigrationUp = (db: Kysely<any>, dialect: Dialect) => Promise<void>;
 
@@ -75,4 +76,5 @@ export const MIGRATIONS: [string, MigrationUp][] = [
   ["036_message_emails", m036.up],
   ["037_email_gateway", m037.up],
   ["038_imports", m038.up],
+  ["039_search_index", m039.up],
 ];
