@@ -20,7 +20,9 @@ export interface PageMetadata {
 /** Texts longer than this are cut: a preview shows a line or two. */
 const MAX_TEXT = 1000;
 /** The most markup read for one element's text. */
-const MAX_ELEMENT_SPAN = 20_000;
+const MAX_ELEMENT_SPAN = 4000;
+/** Paragraphs looked into for a description; empty ones are skipped, but not endlessly. */
+const MAX_PARAGRAPHS = 50;
 /** Elements whose content is not markup. */
 const RAW_TEXT = new Set(["script", "style", "textarea", "template", "noscript"]);
 
@@ -184,6 +186,7 @@ export function parsePageMetadata(html: string): PageMetadata {
   let firstParagraph: string | undefined;
   let imageAfterH1: string | undefined;
   let oembedUrl: string | undefined;
+  let paragraphsRead = 0;
 
   let i = 0;
   while (i < html.length) {
@@ -232,7 +235,8 @@ export function parsePageMetadata(html: string): PageMetadata {
       seenH1 = true;
       const close = closingTagAt("h1", i);
       h1Text = textOfMarkup(span(html, i, close));
-    } else if (name === "p" && (firstParagraph === undefined || (seenH1 && paragraphAfterH1 === undefined))) {
+    } else if (name === "p" && paragraphsRead < MAX_PARAGRAPHS && (firstParagraph === undefined || (seenH1 && paragraphAfterH1 === undefined))) {
+      paragraphsRead++;
       const close = closingTagAt("p", i);
       const text = textOfMarkup(span(html, i, close));
       if (text !== undefined) {
