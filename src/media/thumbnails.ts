@@ -10,6 +10,7 @@ import type { Dialect } from "../store/db.js";
 import type { Executor } from "../store/schema.js";
 import { runAction, type PendingEvents, type Tx } from "../actions/run.js";
 import { queueOutboxJob } from "../outbound/outbox.js";
+import { uploadStorageKey } from "../actions/uploads.js";
 import { bareContentType, INLINE_MIME_TYPES } from "../domain/uploads.js";
 import { flagsForApi } from "../domain/message_flags.js";
 import { ImageError, probeImage, resizeImageWithInfo, type ImageInfo } from "./images.js";
@@ -209,7 +210,7 @@ export async function makeThumbnails(app: AppContext, job: ThumbnailJob): Promis
   if (!row) return;
   const needed = neededFormats(row);
   if (!needed.length) return;
-  const original = await readStored(app, `files/${row.path_id}`);
+  const original = await readStored(app, uploadStorageKey(row.path_id));
   if (!original) return;
 
   const made: StoredThumbnail[] = [];
