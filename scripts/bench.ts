@@ -12,6 +12,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   cluster: () => import("./bench/cluster.js"),
   idle: () => import("./bench/idle.js"),
   thumbnails: () => import("./bench/thumbnails.js"),
+  search: () => import("./bench/search.js"),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -280,6 +280,8 @@ function cases(r: Ready): Case[] {
       describe: returned,
     },
     { label: `GET /messages search "${SEARCH_WORD}"`, method: "GET", route: "/messages", params: newest([{ operator: "search", operand: SEARCH_WORD }]), describe: returned },
+    { label: `GET /messages search "thursday room"`, method: "GET", route: "/messages", params: newest([{ operator: "search", operand: "thursday room" }]), describe: returned },
+    { label: `GET /messages search "${SEARCH_WORD} absent"`, method: "GET", route: "/messages", params: newest([{ operator: "search", operand: `${SEARCH_WORD} absent` }]), describe: returned },
     { label: "GET /messages dm (one user)", method: "GET", route: "/messages", params: newest([{ operator: "dm", operand: [r.partner.id] }]), describe: returned },
     {
       label: "POST /register (100 channels)",
