@@ -20,11 +20,16 @@ import { applyGroupSettingChange } from "./group_settings.js";
 
 /** The boolean organization properties PATCH /realm takes here, in Zulip's property order. */
 export const REALM_BOOLEAN_PROPERTIES = [
+  "avatar_changes_disabled",
+  "digest_emails_enabled",
+  "email_changes_disabled",
   "enable_read_receipts",
   "enable_spectator_access",
   "inline_image_preview",
   "inline_url_embed_preview",
   "invite_required",
+  "message_content_allowed_in_email_notifications",
+  "name_changes_disabled",
   "require_unique_names",
   "send_channel_events_messages",
 ] as const;
@@ -32,13 +37,19 @@ type BooleanProperty = (typeof REALM_BOOLEAN_PROPERTIES)[number];
 
 /** Zulip's Realm.property_types order, which is the order changes are applied and announced in. */
 const REALM_PROPERTY_ORDER = [
+  "avatar_changes_disabled",
   "description",
+  "digest_emails_enabled",
+  "digest_weekday",
+  "email_changes_disabled",
   "enable_read_receipts",
   "enable_spectator_access",
   "inline_image_preview",
   "inline_url_embed_preview",
   "invite_required",
+  "message_content_allowed_in_email_notifications",
   "name",
+  "name_changes_disabled",
   "require_unique_names",
   "send_channel_events_messages",
   "topics_policy",
@@ -48,6 +59,8 @@ export interface UpdateRealmRequest {
   name?: string;
   description?: string;
   topicsPolicy?: RealmTopicsPolicyName;
+  /** 0 (Monday) to 6. */
+  digestWeekday?: number;
   booleans: Partial<Record<BooleanProperty, boolean>>;
   groupSettings: Partial<Record<string, GroupSettingChange>>;
   /** A private channel, or -1 to turn message reporting off. */
@@ -79,6 +92,13 @@ export async function doUpdateRealm(app: AppContext, caller: Caller, req: Update
         await updateRealmRow(tx, realm.id, { [property]: value });
         await sendRealmEvent(tx, events, realm, { op: "update", property, value });
         data[property] = "updated";
+      } else if (property === "digest_weekday") {
+        const value = req.digestWeekday;
+        if (value === undefined || value === props.digest_weekday) continue;
+        props.digest_weekday = value;
+        await saveProps();
+        await sendRealmEvent(tx, events, realm, { op: "update", property, value });
+        data[property] = value;
       } else if (property === "topics_policy") {
         if (req.topicsPolicy === undefined) continue;
         // Zulip compares its stored number with the parsed choice, so the choice is always reported.

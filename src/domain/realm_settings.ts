@@ -63,6 +63,7 @@ export const REALM_PROP_DEFAULTS = {
   mandatory_topics: false,
   digest_emails_enabled: false,
   digest_weekday: 1,
+  message_content_allowed_in_email_notifications: true,
   enable_read_receipts: false,
   require_unique_names: false,
   name_changes_disabled: false,

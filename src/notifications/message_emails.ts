@@ -282,8 +282,7 @@ async function emailBatch(app: AppContext, tx: Tx, events: PendingEvents, userId
   }));
   const people = new Map((await realmUserRows(app, realm.id, tx)).map((u) => [u.id, u]));
   const name = (id: number) => people.get(id)?.full_name ?? "Unknown user";
-  // Not yet an organization setting Confab stores: Zulip's default (allowed) unless it is there.
-  const showContent = (realm.props as Record<string, unknown>).message_content_allowed_in_email_notifications !== false && bool(props, "message_content_in_email_notifications");
+  const showContent = realm.props.message_content_allowed_in_email_notifications && bool(props, "message_content_in_email_notifications");
   const accounts = await tx
     .selectFrom("users")
     .select((eb) => eb.fn.countAll<number>().as("n"))

@@ -11,7 +11,6 @@ import { ManualTime } from "../helpers/time.js";
 import { Api } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { TestSmtpServer } from "../helpers/smtp.js";
-import { setRealmProps } from "../helpers/channels.js";
 import { backgroundSettled } from "../../src/outbound/background.js";
 import { openAppContext } from "../../src/server.js";
 import { sendDueDigests } from "../../src/notifications/digests.js";
@@ -88,9 +87,8 @@ async function seedWeek(c: Ctx) {
   await ok(c.api(owner).post("/users/me/presence", { status: "active" }));
 }
 
-/** PATCH /realm does not take the digest settings yet; they are set in the organization's row. */
-const enableDigests = (c: Ctx, weekday = zulipWeekday(c.time.now()), enabled = true) =>
-  setRealmProps(c.srv.app, c.r.realm.id, { digest_emails_enabled: enabled, digest_weekday: weekday });
+const enableDigests = async (c: Ctx, weekday = zulipWeekday(c.time.now()), enabled = true) =>
+  ok(c.api(c.r.owner).patch("/realm", { digest_emails_enabled: String(enabled), digest_weekday: weekday }));
 
 describe("weekly digests", () => {
   test("users away get the week's hot topics and new channels, once", async () => {

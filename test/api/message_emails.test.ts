@@ -12,7 +12,6 @@ import { ManualTime } from "../helpers/time.js";
 import { Api } from "../helpers/client.js";
 import { createTestRealm, type TestRealm, type TestUser } from "../helpers/realm.js";
 import { TestSmtpServer } from "../helpers/smtp.js";
-import { setRealmProps } from "../helpers/channels.js";
 import { backgroundSettled } from "../../src/outbound/background.js";
 import { openAppContext } from "../../src/server.js";
 import { sendDueMessageEmails } from "../../src/notifications/message_emails.js";
@@ -238,7 +237,7 @@ describe("message notification emails", () => {
 
       // The organization may keep content out of every email.
       c.smtp.received.length = 0;
-      await setRealmProps(c.srv.app, c.r.realm.id, { message_content_allowed_in_email_notifications: false });
+      await ok(c.api(c.r.owner).patch("/realm", { message_content_allowed_in_email_notifications: "false" }));
       await dm(c, owner, [member2], "hidden by the organization");
       const [hidden] = await pass(c, BATCH);
       assert.equal(hidden.subject, `New messages [${c.r.realm.name}]`);

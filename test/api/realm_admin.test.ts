@@ -69,6 +69,29 @@ describe("PATCH /realm", () => {
     expectSuccess(await receipts());
   });
 
+  test("email and profile settings: administrators switch them, each announced; a weekday outside 0-6 is refused", async () => {
+    const { t } = await freshRealm();
+    await refusedUnchanged(t, () => as(t.moderator).patch("/realm", { digest_emails_enabled: true }), "Must be an organization administrator", "UNAUTHORIZED_PRINCIPAL");
+    await refusedUnchanged(t, () => as(t.admin).patch("/realm", { digest_weekday: 7 }), "digest_weekday is too large", "BAD_REQUEST");
+    log.notices.length = 0;
+    const changes = {
+      avatar_changes_disabled: true,
+      digest_emails_enabled: true,
+      digest_weekday: 4,
+      email_changes_disabled: true,
+      message_content_allowed_in_email_notifications: false,
+      name_changes_disabled: true,
+    };
+    const r = await as(t.admin).patch("/realm", changes);
+    assert.deepEqual(r.body, { result: "success", msg: "", ...changes });
+    assert.deepEqual(
+      log.notices.map((n) => n.event),
+      Object.entries(changes).map(([property, value]) => ({ type: "realm", op: "update", property, value })),
+    );
+    const state = (await as(t.member).post("/register", { fetch_event_types: JSON.stringify(["realm"]) })).body;
+    for (const [property, value] of Object.entries(changes)) assert.equal(state[`realm_${property}`], value, property);
+  });
+
   test("settings only owners may change", async () => {
     const { t, sys } = await freshRealm();
     for (const params of [

@@ -59,7 +59,6 @@ const UNSTORED_PROPERTY_DEFAULTS: Record<string, unknown> = {
   default_code_block_language: "",
   enable_guest_user_dm_warning: true,
   enable_guest_user_indicator: true,
-  message_content_allowed_in_email_notifications: true,
   message_edit_history_visibility_policy: "all",
   push_notifications_enabled: false,
   require_e2ee_push_notifications: false,
