@@ -101,16 +101,6 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
     schemaController: { compilersFactory: { buildValidator: noSchemaCompiler, buildSerializer: noSchemaCompiler } },
   });
 
-  // Answers over 1 KB go out as brotli or gzip, whichever the client prefers. Up to 32 KB they are
-  // compressed on the spot (well under a millisecond); bigger ones, such as a 5 MB POST /register
-  // for a large organization, are streamed through zlib on libuv's thread pool, off the event
-  // loop. Request bodies are not inflated: a compressed upload would dodge the body limit.
-  await server.register(compress, {
-    encodings: ["br", "gzip"],
-    threshold: 1024,
-    syncThreshold: 32 * 1024,
-    globalDecompression: false,
-  });
   await server.register(formbody);
   await server.register(multipart, {
     attachFieldsToBody: "keyValues",
@@ -151,6 +141,18 @@ export async function buildServer(app: AppContext, endpoints: EndpointDef[] = AL
 
   await server.register(
     async (api) => {
+      // API answers over 1 KB go out as brotli or gzip, whichever the client prefers. Up to 32 KB
+      // they are compressed on the spot (well under a millisecond); bigger ones, such as a 5 MB
+      // POST /register for a large organization, are streamed through zlib on libuv's thread
+      // pool, off the event loop. Files keep their length and byte ranges (they are served
+      // outside the API, and the web client's assets are compressed at build time). Request
+      // bodies are not inflated: a compressed upload would dodge the body limit.
+      await api.register(compress, {
+        encodings: ["br", "gzip"],
+        threshold: 1024,
+        syncThreshold: 32 * 1024,
+        globalDecompression: false,
+      });
       const methodsByPath = new Map<string, Set<Method>>();
       for (const def of endpoints) {
         def.register(api, app);
