@@ -102,7 +102,16 @@ export function isPrivateUserTable(table: string, columns: readonly string[]): b
 }
 
 /** Tables about this server rather than the organization's data: another server makes its own. */
-export const UNEXPORTED_TABLES: ReadonlySet<string> = new Set(["realm_exports", "push_uuids", "web_sessions", "outbox_jobs"]);
+export const UNEXPORTED_TABLES: ReadonlySet<string> = new Set([
+  "realm_exports",
+  "push_uuids",
+  "web_sessions",
+  "outbox_jobs",
+  // Fetched pages, shared by every organization here; refetched when a message needs them.
+  "link_previews",
+  // Thumbnails are files this server made; the archive carries only the originals.
+  "image_attachments",
+]);
 
 /**
  * Tables in an order that loads every referenced table before the tables referring to it.
