@@ -12,6 +12,7 @@ import {
 import { groupDescriptions } from "../../actions/group_settings.js";
 import { groupSettingValues } from "../../format/group_setting.js";
 import { realmImageState } from "../../media/realm_images.js";
+import { THUMBNAIL_OUTPUT_FORMATS, formatName } from "../../media/thumbnails.js";
 
 /** Zulip's organization properties, reported as `realm_<name>`. */
 const REALM_PROPERTIES = [
@@ -90,10 +91,13 @@ const DEFAULT_EXTERNAL_ACCOUNTS = {
   github: { text: "GitHub", url_pattern: "https://github.com/%(username)s", name: "GitHub username", hint: "" },
 };
 
-const THUMBNAIL_FORMATS = [
-  { name: "840x560-anim.webp", max_width: 840, max_height: 560, format: "webp", animated: true },
-  { name: "840x560.webp", max_width: 840, max_height: 560, format: "webp", animated: false },
-];
+const THUMBNAIL_FORMATS = THUMBNAIL_OUTPUT_FORMATS.map((f) => ({
+  name: formatName(f),
+  max_width: f.maxWidth,
+  max_height: f.maxHeight,
+  format: f.extension,
+  animated: f.animated,
+}));
 
 async function realmState(ctx: StateContext) {
   const { app, realm } = ctx;
