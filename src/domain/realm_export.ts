@@ -111,6 +111,12 @@ export const UNEXPORTED_TABLES: ReadonlySet<string> = new Set([
   "link_previews",
   // Thumbnails are files this server made; the archive carries only the originals.
   "image_attachments",
+  // SQLite's word index and FTS5's own tables behind it: triggers rebuild it as messages load.
+  "message_search",
+  "message_search_config",
+  "message_search_data",
+  "message_search_docsize",
+  "message_search_idx",
 ]);
 
 /**
