@@ -21,7 +21,7 @@ import { proxied } from "../markdown/patterns.js";
 import { queueOutboxJob } from "../outbound/outbox.js";
 import { AddressPolicy } from "../outbound/address_policy.js";
 import { safeFetchStream } from "../outbound/safe_fetch.js";
-import { flagsForApi } from "../domain/message_flags.js";
+import { storeRerenderedMessage } from "../actions/rendering_updates.js";
 import { renderCamo } from "./image_proxy.js";
 import { parsePageMetadata } from "./html_metadata.js";
 
@@ -229,24 +229,6 @@ export async function makeLinkPreviews(app: AppContext, job: LinkPreviewJob): Pr
     if (!message || message.realm_id !== job.realmId || message.content !== job.content) return;
     // Already added, by an attempt whose lease ran out before it was recorded.
     if (message.rendered_content.includes('<div class="message_embed">')) return;
-    const rendered = `${message.rendered_content}\n${embeds.join("\n")}`;
-    await tx.updateTable("messages").set({ rendered_content: rendered }).where("id", "=", message.id).execute();
-    const readers = await tx.selectFrom("user_messages").select(["user_id", "flags"]).where("message_id", "=", message.id).execute();
-    if (!readers.length) return;
-    events.send({
-      realmId: job.realmId,
-      event: {
-        type: "update_message",
-        user_id: null,
-        edit_timestamp: Math.floor(app.clock.now()),
-        message_id: message.id,
-        message_ids: [message.id],
-        content: message.content,
-        rendered_content: rendered,
-        rendering_only: true,
-      },
-      userIds: readers.map((r) => r.user_id).sort((a, b) => a - b),
-      perUser: new Map(readers.map((r) => [r.user_id, { flags: flagsForApi(r.flags) }])),
-    });
+    await storeRerenderedMessage(app, tx, events, job.realmId, message, `${message.rendered_content}\n${embeds.join("\n")}`);
   });
 }

@@ -12,7 +12,7 @@ import { runAction, type PendingEvents, type Tx } from "../actions/run.js";
 import { queueOutboxJob } from "../outbound/outbox.js";
 import { uploadStorageKey } from "../actions/uploads.js";
 import { bareContentType, INLINE_MIME_TYPES } from "../domain/uploads.js";
-import { flagsForApi } from "../domain/message_flags.js";
+import { storeRerenderedMessage } from "../actions/rendering_updates.js";
 import { ImageError, probeImage, resizeImageWithInfo, type ImageInfo } from "./images.js";
 import { rewriteThumbnailedImages, type UploadImagePreview } from "./thumbnail_html.js";
 
@@ -289,24 +289,7 @@ async function rerenderLinkingMessages(
   for (const message of messages) {
     const html = rewrite(message.rendered_content);
     if (html === null) continue;
-    await tx.updateTable("messages").set({ rendered_content: html }).where("id", "=", message.id).execute();
-    const copies = await tx.selectFrom("user_messages").select(["user_id", "flags"]).where("message_id", "=", message.id).orderBy("user_id").execute();
-    if (!copies.length) continue;
-    events.send({
-      realmId: row.realm_id,
-      event: {
-        type: "update_message",
-        user_id: null,
-        edit_timestamp: Math.floor(app.clock.now()),
-        message_id: message.id,
-        message_ids: [message.id],
-        content: message.content,
-        rendered_content: html,
-        rendering_only: true,
-      },
-      userIds: copies.map((c) => c.user_id),
-      perUser: new Map(copies.map((c) => [c.user_id, { flags: flagsForApi(c.flags) }])),
-    });
+    await storeRerenderedMessage(app, tx, events, row.realm_id, message, html);
   }
 }
 
