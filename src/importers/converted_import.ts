@@ -61,8 +61,8 @@ function reportImport(io: CliOutput, imported: ZulipImportSummary): void {
   io.out(`Imported organization '${imported.name}' (string id '${imported.stringId}', id ${imported.realmId}) in ${imported.seconds.toFixed(1)} s, ${messages} messages.`);
   for (const [name, n] of Object.entries(imported.counts).sort()) io.out(`  ${name.padEnd(24)} ${n}`);
   io.out(
-    "Imported users have no password: they sign in by resetting it (\"Forgot your password?\") " +
-      `or an administrator prints keys with: confab print-api-key --realm '${imported.stringId}' --email EMAIL`,
+    "Imported users have no password yet (Confab has no password reset); an administrator prints " +
+      `each one's API key with: confab print-api-key --realm '${imported.stringId}' --email EMAIL`,
   );
 }
 

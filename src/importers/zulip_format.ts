@@ -29,10 +29,18 @@ export const FLAG_MENTIONED = 8;
 export const FLAG_STREAM_WILDCARD_MENTIONED = 16;
 export const FLAG_IS_PRIVATE = 2048;
 
+/**
+ * Zulip's converters number the organization 0, and its importer always renumbers it. Confab's
+ * keeps ids when the database is empty, and no organization should be id 0 (falsy, and never
+ * made by a sequence), so converted organizations are 1.
+ */
+export const CONVERTED_REALM_ID = 1;
+
 export function realmRow(id: number, subdomain: string, dateCreated: number, product: string): Row {
   return {
     id,
-    name: subdomain,
+    // The organization at the bare host has no subdomain to be named after.
+    name: subdomain || `Imported from ${product}`,
     string_id: subdomain,
     description: `Organization imported from ${product}!`,
     date_created: dateCreated,

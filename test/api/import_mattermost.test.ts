@@ -224,7 +224,7 @@ describe("bad Mattermost input", () => {
     const summary = await convertMattermostExport(zip, out, { domain: "example.com" });
     assert.deepEqual([summary.team, summary.users, summary.messages, summary.uploads], ["team1", 1, 1, 1]);
     const [message] = readJson(path.join(out, "messages-000001.json")).zerver_message;
-    assert.match(message.content, /^hello @\*\*Ann A\*\*\n\n\[note\.txt\]\(\/user_uploads\/0\/[^)]+\/note\.txt\)$/);
+    assert.match(message.content, /^hello @\*\*Ann A\*\*\n\n\[note\.txt\]\(\/user_uploads\/1\/[^)]+\/note\.txt\)$/);
 
     const broken = path.join(tmp, "broken.jsonl");
     fs.writeFileSync(broken, '{"type":"version","version":1}\n{not json\n');

@@ -65,13 +65,13 @@ describe("Slack's test workspace", { skip }, () => {
     for (const f of ["realm.json", "attachment.json", "messages-000001.json", "uploads/records.json", "avatars/records.json", "emoji/records.json", "realm_icons/records.json"]) {
       assert.ok(fs.existsSync(path.join(out, f)), f);
     }
-    assert.ok(fs.readdirSync(path.join(out, "uploads", "0")).length > 0);
+    assert.ok(fs.readdirSync(path.join(out, "uploads", "1")).length > 0);
     const realm = readJson(path.join(out, "realm.json"));
     assert.equal(realm.import_source, "slack");
     assert.equal(realm.zerver_realm[0].description, "Organization imported from Slack!");
     assert.equal(realm.zerver_realm[0].string_id, "test-slack-import");
     assert.equal(realm.zerver_realm[0].uuid, undefined);
-    assert.deepEqual(realm.zerver_realmdomain, [{ realm: 0, allow_subdomains: false, domain: "example.com", id: 0 }]);
+    assert.deepEqual(realm.zerver_realmdomain, [{ realm: 1, allow_subdomains: false, domain: "example.com", id: 1 }]);
 
     // 5 users from the users.list answer; the primary owner first; roles as Slack flags them.
     const users = realm.zerver_userprofile as Record<string, any>[];
@@ -122,7 +122,7 @@ describe("Slack's test workspace", { skip }, () => {
     const image = attachments.find((a: any) => a.file_name === "IMG_0677.JPG");
     assert.equal(image.content_type, "image/jpeg");
     assert.equal(image.is_realm_public, true);
-    assert.match(image.path_id, /^0\/[0-9a-f]{1,2}\/[\w-]+\/IMG_0677\.JPG$/);
+    assert.match(image.path_id, /^1\/[0-9a-f]{1,2}\/[\w-]+\/IMG_0677\.JPG$/);
     assert.equal(fs.readFileSync(path.join(out, "uploads", image.path_id), "utf8"), "contents of /files-pri/T5YFFM2QY-F8VDNT9FB/img_0677.jpg");
     const shared = messages.find((m: any) => m.id === image.messages[0]);
     assert.ok(shared.content.endsWith(`\n[IMG_0677.JPG](/user_uploads/${image.path_id})`));

@@ -202,7 +202,7 @@ test("threads: topics keep converted mentions, file links and formatting", { ski
   assert.equal((await convertFixture("thread_with_mention_syntax_in_topic_name.json"))[0].topic, "2015-07-17 @**Jon** please reply to this message");
   const file = await convertFixture("thread_with_file_link_formatting_in_topic_name.json");
   assert.ok(file[0].topic.startsWith("2018-09-16 Look!\n[Apple](/user_uploads/"), file[0].topic);
-  assert.match(file[0].content, /^Look!\n\[Apple\]\(\/user_uploads\/0\/[0-9a-f]+\/[\w-]+\/apple\.png\)$/);
+  assert.match(file[0].content, /^Look!\n\[Apple\]\(\/user_uploads\/1\/[0-9a-f]+\/[\w-]+\/apple\.png\)$/);
   assert.equal(file[1].topic, file[0].topic);
   const formatted = await convertFixture("thread_with_text_formattings_in_topic_name.json");
   assert.equal(formatted[0].topic, "2019-01-10 **foo** *bar* ~~baz~~ [qux](https://chat.zulip.o…");

@@ -30,6 +30,7 @@ import {
   subscriptionRow,
   userMessageFlags,
   userProfileRow,
+  CONVERTED_REALM_ID,
 } from "../zulip_format.js";
 import {
   MATTERMOST_TOPIC,
@@ -273,7 +274,7 @@ export async function convertMattermostExport(file: string, outDir: string, opti
       return teams[0];
     });
     const team = g.team;
-    const realmId = 0;
+    const realmId = CONVERTED_REALM_ID;
     const now = options.now ?? Date.now() / 1000;
     log(`Generating data for ${team}`);
     if (g.teams.length > 1) log("Skipping importing direct message groups and DMs since there are multiple teams in the export");

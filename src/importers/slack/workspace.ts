@@ -22,6 +22,7 @@ import {
   subscriptionRow,
   userMessageFlags,
   userProfileRow,
+  CONVERTED_REALM_ID,
 } from "../zulip_format.js";
 import {
   type SlackUser,
@@ -85,7 +86,7 @@ const LONG_TEXT_OVER = 50;
 const float = (v: unknown) => Number.parseFloat(String(v));
 
 export class SlackWorkspace {
-  readonly realmId = 0;
+  readonly realmId = CONVERTED_REALM_ID;
   readonly realm: Json;
   private readonly zulipRealm: Row;
   private readonly bots = new SlackBotEmails();
