@@ -6,6 +6,7 @@
 import { test, before, after, beforeEach, describe } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { sql } from "kysely";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -280,15 +281,23 @@ describe("failures", () => {
 
   test("an unexpected error while sending rolls the send back and reports an internal error", async () => {
     const when = inAnHour();
-    const id = await schedule(t.member, channelMessage(when));
-    const props = (await srv.app.db.selectFrom("users").select("props").where("id", "=", t.member.id).executeTakeFirstOrThrow()).props;
-    // Rendering reads the sender's settings; unreadable ones make the send throw midway.
-    await srv.app.db.updateTable("users").set({ props: "{" }).where("id", "=", t.member.id).execute();
+    const id = await schedule(t.member, channelMessage(when, { content: "explode" }));
+    // The database refuses this one message mid-send, as an unforeseen failure would.
+    const db = srv.app.db;
+    const trap =
+      srv.app.dialect === "sqlite"
+        ? [sql`create trigger explode before insert on messages when new.content = 'explode' begin select raise(abort, 'explode'); end`]
+        : [
+            sql`create function explode() returns trigger as $$ begin if new.content = 'explode' then raise exception 'explode'; end if; return new; end $$ language plpgsql`,
+            sql`create trigger explode before insert on messages for each row execute function explode()`,
+          ];
+    for (const statement of trap) await statement.execute(db);
     const before = await lastMessageId();
     try {
       assert.equal(await passAt(when), 1);
     } finally {
-      await srv.app.db.updateTable("users").set({ props }).where("id", "=", t.member.id).execute();
+      await sql`drop trigger explode${srv.app.dialect === "sqlite" ? sql`` : sql` on messages`}`.execute(db);
+      if (srv.app.dialect === "postgres") await sql`drop function explode()`.execute(db);
     }
     const row = await stored(id);
     assert.deepEqual([row.delivered, row.delivered_message_id, row.failed, row.failure_message], [0, null, 1, "Internal server error"]);
