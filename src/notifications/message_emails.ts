@@ -63,7 +63,20 @@ export function onMessageEmailsQueued(app: AppContext, fn: () => void): () => vo
 
 const bool = (props: Record<string, unknown>, name: string) => settingValue(props, name) === true;
 
+/**
+ * Remembered per row object: user rows come from the organization's shared cache, and every
+ * channel message asks this of each recipient, so a large channel must not parse each one's
+ * settings JSON on every send. A changed user is a new row object.
+ */
+const settingsByRow = new WeakMap<UserRow, EmailRecipientFacts["settings"]>();
+
 function settingsOf(user: UserRow): EmailRecipientFacts["settings"] {
+  let settings = settingsByRow.get(user);
+  if (!settings) settingsByRow.set(user, (settings = readSettings(user)));
+  return settings;
+}
+
+function readSettings(user: UserRow): EmailRecipientFacts["settings"] {
   const props = userProps(user);
   return {
     enable_offline_email_notifications: bool(props, "enable_offline_email_notifications"),
