@@ -168,7 +168,8 @@ export async function fetchEmbedData(app: AppContext, url: string, deadline: num
 
 /** Each URL's data: kept data when fresh, otherwise read now (a failed read is null, and not kept). */
 async function embedDataFor(app: AppContext, urls: string[], deadline: number): Promise<Map<string, EmbedData | null>> {
-  const now = app.clock.now();
+  // Whole seconds: fetched_at is a bigint column, which PostgreSQL won't compare with a fraction.
+  const now = Math.floor(app.clock.now());
   const hashes = new Map(urls.map((u) => [urlHash(u), u]));
   const rows = await app.db
     .selectFrom("link_previews")

@@ -133,13 +133,15 @@ const renderedOf = async (id: number): Promise<string> => (await ok(as(t.member2
 /** The rendering_only update for `id` that member2's queue receives. */
 async function renderingUpdate(queueId: string, id: number): Promise<Record<string, any>> {
   let last = -1;
-  for (;;) {
+  // Bounded, so a preview that never comes fails the test instead of polling heartbeats forever.
+  for (let polls = 0; polls < 3; polls++) {
     const { events } = await ok(as(t.member2).get("/events", { queue_id: queueId, last_event_id: last }));
     for (const event of events) {
       last = Math.max(last, event.id);
       if (event.type === "update_message" && event.message_id === id) return event;
     }
   }
+  throw new Error(`no rendering update for message ${id}`);
 }
 
 describe("link previews", () => {
